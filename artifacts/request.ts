@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { ChecksArtifactSchema } from "../nodes/checks/schema.js";
+import { CheckpointArtifactSchema } from "../nodes/checkpoint/schema.js";
+import { DatasetArtifactSchema } from "../nodes/dataset/schema.js";
+import { TrainingArtifactSchema } from "../nodes/training/schema.js";
+import { type AnalysisContext, type ArtifactInput, type ArtifactKind, REQUEST_FIELD_BY_KIND } from "./context.js";
+import { normalizeLanguage } from "./language.js";
+
+/** A reference to a run on the configured tracking server (never a host). */
+export const MlflowReferenceSchema = z.union([
+  z.strictObject({ run_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "run_id must be an MLflow run id") }),
+  z.strictObject({ run_uri: z.string().regex(/^runs:\/[A-Za-z0-9_-]+(\/.*)?$/, "run_uri must look like runs:/<run_id>[/path]") }),
+  z.strictObject({ experiment: z.string().min(1), run_name: z.string().min(1) }),
+]);
+export type MlflowReference = z.infer<typeof MlflowReferenceSchema>;
+
+/** Body of POST /v1/analyse: the current shape and the original Python client's legacy field names. */
+export const AnalysisRequestSchema = z.looseObject({
+  dataset_name: z.string().nullish(),
+  language: z.string().nullish(),
+  model_name: z.string().nullish(),
+  dataset_artifacts: DatasetArtifactSchema.nullish(),
+  checks_artifacts: ChecksArtifactSchema.nullish(),
+  /** Legacy name of checks_artifacts. */
+  deepchecks_artifacts: ChecksArtifactSchema.nullish(),
+  training_artifacts: TrainingArtifactSchema.nullish(),
+  model_checkpoint_artifacts: CheckpointArtifactSchema.nullish(),
+  mlflow: MlflowReferenceSchema.nullish(),
+  /** Any agent failure becomes a 500 instead of a partial result. */
+  strict: z.boolean().nullish(),
+  /** Return per-node spans in additional_outputs.trace. */
+  trace: z.boolean().nullish(),
+});
+export type AnalysisRequest = z.infer<typeof AnalysisRequestSchema>;
+
+/** The request could not be turned into an analysis context; the message names the field path. */
+export class RequestDecodeError extends Error {
+  override name = "RequestDecodeError";
+}
+
+/** Formats a zod issue path as `a.b[2].c`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || "(body)";
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${formatPath(i.path)}: ${i.message.replace(/^Invalid input: /, "")}`)
+    .join("; ");
+}
+
+/** Validates a parsed body and normalizes current and legacy shapes into one analysis context. */
+export function decodeAnalysisRequest(body: unknown, requestId: string): AnalysisContext {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new RequestDecodeError(`(body): expected a JSON object, received ${Array.isArray(body) ? "array" : body === null ? "null" : typeof body}`);
+  }
+  const parsed = AnalysisRequestSchema.safeParse(body);
+  if (!parsed.success) throw new RequestDecodeError(describeIssues(parsed.error));
+  const req = parsed.data;
+  if (req.checks_artifacts && req.deepchecks_artifacts) {
+    throw new RequestDecodeError("deepchecks_artifacts: give either checks_artifacts or its legacy name deepchecks_artifacts, not both");
+  }
+
+  const artifacts: ArtifactInput[] = [];
+  const add = (kind: ArtifactKind, field: string, payload: Record<string, unknown> | null | undefined) => {
+    if (payload && Object.keys(payload).length > 0) artifacts.push({ kind, field, payload, origin: "inline" });
+  };
+  add("dataset", "dataset_artifacts", req.dataset_artifacts);
+  add("checks", req.deepchecks_artifacts ? "deepchecks_artifacts" : "checks_artifacts", req.checks_artifacts ?? req.deepchecks_artifacts);
+  add("training", "training_artifacts", req.training_artifacts);
+  add("checkpoint", "model_checkpoint_artifacts", req.model_checkpoint_artifacts && normalizeCheckpoint(req.model_checkpoint_artifacts));
+
+  return {
+    requestId,
+    datasetName: req.dataset_name ?? null,
+    language: normalizeLanguage(req.language),
+    modelName: req.model_name ?? null,
+    strict: req.strict ?? false,
+    trace: req.trace ?? false,
+    mlflow: req.mlflow ?? null,
+    artifacts,
+  };
+}
+
+/** Legacy `{path, config}` → current `{checkpoint_path, metadata: {config}}`. */
+function normalizeCheckpoint(a: Record<string, unknown>): Record<string, unknown> {
+  const { path, config, ...rest } = a;
+  if (path === undefined && config === undefined) return a;
+  const metadata = { ...((rest.metadata as Record<string, unknown> | null | undefined) ?? {}) };
+  if (config !== undefined && config !== null && metadata.config === undefined) metadata.config = config;
+  return { ...rest, checkpoint_path: rest.checkpoint_path ?? path ?? null, metadata };
+}
+
+/** Field names a request carries artifacts under, for messages and the OpenAPI document. */
+export const ARTIFACT_FIELDS = Object.values(REQUEST_FIELD_BY_KIND);

@@ -1,0 +1,78 @@
+import { readFileSync } from "node:fs";
+import { parseEnv } from "node:util";
+import { z } from "zod";
+
+/** Raw variables as text: the LLM loader (spec §2.3) applies its own strict rules to them. */
+export type RawEnv = Readonly<Record<string, string | undefined>>;
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+/** Every setting of the service except the LLM ones, validated once at start-up. */
+export const ServiceSettingsSchema = z.object({
+  PORT: int(8844, 0, 65535),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  SERVICE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Analyzer workers running at once per analysis (spec §8: 3). */
+  SERVICE_ANALYZER_WORKERS: int(3, 1, 64),
+  /** Per-agent time-out; a slower agent is reported in error_messages and the others go on. */
+  SERVICE_AGENT_TIMEOUT_MS: int(120_000, 100, 300_000),
+  /** Whole-request time-out (spec §8: at most 300 s), answered 504. */
+  SERVICE_REQUEST_TIMEOUT_MS: int(300_000, 100, 300_000),
+  /** Analyses in flight (spec §8: 10); the next is refused with 503 at once. */
+  SERVICE_MAX_CONCURRENT_ANALYSES: int(10, 1, 1000),
+  SERVICE_MAX_BODY_BYTES: int(64 * 1024 * 1024, 1024),
+  /** How long a SIGTERM waits for in-flight analyses before the process exits. */
+  SERVICE_SHUTDOWN_GRACE_MS: int(30_000, 0, 600_000),
+  SERVICE_MLFLOW_TRACKING_URI: z.url().optional(),
+  SERVICE_MLFLOW_TOKEN: z.string().min(1).optional(),
+  SERVICE_MLFLOW_USERNAME: z.string().min(1).optional(),
+  SERVICE_MLFLOW_PASSWORD: z.string().min(1).optional(),
+  SERVICE_MLFLOW_TIMEOUT_MS: int(30_000, 100, 300_000),
+  /** Per-request cap on bytes pulled from the tracking server. */
+  SERVICE_MAX_DOWNLOAD_BYTES: int(2 * 1024 ** 3, 1024),
+  /** Colon-separated directories a request's checkpoint_path may point into. */
+  SERVICE_ARTIFACT_ROOTS: z
+    .string()
+    .default("")
+    .transform((s) => s.split(":").filter((p) => p.length > 0)),
+  /** Checkpoints larger than this are scanned header-only. */
+  SERVICE_MAX_CHECKPOINT_BYTES: int(16 * 1024 ** 3, 0),
+  SERVICE_EMBEDDINGS_MODEL_NAME: z.string().min(1).optional(),
+  /** Per-call LLM request time-out and the client's own retries (kept small so retries never multiply). */
+  SERVICE_LLM_TIMEOUT_MS: int(60_000, 100, 300_000),
+  SERVICE_LLM_MAX_RETRIES: int(1, 0, 5),
+});
+export type ServiceSettings = z.infer<typeof ServiceSettingsSchema>;
+
+/** A configuration problem found at start-up; the message names the variable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * The process environment merged over the optional env file named by SERVICE_ENV_FILE (the file loads first,
+ * real variables win). The only place that reads `process.env`.
+ */
+export function readRawEnv(source: NodeJS.ProcessEnv = process.env): RawEnv {
+  const file = source.SERVICE_ENV_FILE;
+  let fromFile: Record<string, string> = {};
+  if (file) {
+    try {
+      fromFile = parseEnv(readFileSync(file, "utf8")) as Record<string, string>;
+    } catch (err) {
+      throw new ConfigError(`SERVICE_ENV_FILE=${file} could not be read: ${(err as Error).message}`);
+    }
+  }
+  return Object.freeze({ ...fromFile, ...source });
+}
+
+/** Validates the service settings, throwing one message that names every bad variable. */
+export function loadServiceSettings(raw: RawEnv): Readonly<ServiceSettings> {
+  const parsed = ServiceSettingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new ConfigError(`invalid configuration: ${problems}`);
+  }
+  return Object.freeze(parsed.data);
+}

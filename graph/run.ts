@@ -1,0 +1,47 @@
+import type { AnalysisContext } from "../artifacts/context.js";
+import type { AnalysisGraph } from "./build.js";
+import type { AnalysisDeps } from "./context.js";
+import { type AnalysisResponse, assembleResponse } from "./response.js";
+
+/** An analysis with `strict: true` in which some agent failed (spec §4 rule 2: a 500). */
+export class StrictModeError extends Error {
+  override name = "StrictModeError";
+  constructor(readonly errors: Record<string, string>) {
+    super(`strict mode: ${Object.entries(errors).map(([agent, msg]) => `${agent}: ${msg}`).join("; ")}`);
+  }
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Extra LangChain callbacks (trace spans, streaming). */
+  callbacks?: unknown[];
+  /** Parallel analyzer branches per superstep; values below 2 are clamped (langgraphjs#2656) and the deps'
+   * analyzerSlots limiter enforces the real bound. */
+  workers: number;
+}
+
+/** Runs the graph over one analysis context and assembles the response. */
+export async function runAnalysis(
+  graph: AnalysisGraph,
+  context: AnalysisContext,
+  deps: AnalysisDeps,
+  options: RunOptions,
+): Promise<AnalysisResponse> {
+  const state = await graph.invoke(
+    { context },
+    {
+      context: deps as unknown as Record<string, unknown>,
+      signal: options.signal,
+      maxConcurrency: Math.max(2, options.workers),
+      callbacks: options.callbacks as never,
+    },
+  );
+  const response = assembleResponse(state, deps.llm ? {} : { llm: { mode: "deterministic", language: "en", note: languageNote(context) } });
+  if (context.strict && Object.keys(response.error_messages).length > 0) throw new StrictModeError(response.error_messages);
+  return response;
+}
+
+function languageNote(context: AnalysisContext): string {
+  const asked = context.language.code === "en" ? "" : ` (requested: ${context.language.name})`;
+  return `No language model is configured: findings come from deterministic detectors and texts are in English${asked}.`;
+}

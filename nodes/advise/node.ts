@@ -1,0 +1,54 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { AGENT_NAMES, type AgentResult } from "../../graph/result.js";
+import type { AnalysisStateUpdate, AnalysisStateValue } from "../../graph/state.js";
+import { depsOf } from "../analyzer.js";
+import { prioritizeFindings } from "../findings.js";
+import { citationOrder, planRecommendations } from "./plan.js";
+
+const ADVISOR = AGENT_NAMES.advise;
+
+function templateAdvice(plan: ReturnType<typeof planRecommendations>): string | null {
+  if (plan.length === 0) return null;
+  return plan
+    .slice(0, 5)
+    .map((r) => `${r.priority}. (${r.category}, ${r.effort} effort) ${r.action}`)
+    .join("\n");
+}
+
+/** Optimization advisor: one prioritized, de-duplicated plan with citations from all agents' recommendations. */
+export async function advise(state: AnalysisStateValue, config: LangGraphRunnableConfig): Promise<AnalysisStateUpdate> {
+  const deps = depsOf(config);
+  const agents = Object.fromEntries(Object.entries(state.agentResults).filter(([name]) => name !== ADVISOR));
+  let plan = planRecommendations(agents);
+  let advice = templateAdvice(plan);
+  let error: string | null = null;
+  if (deps.llm && plan.length > 0) {
+    try {
+      const findings = prioritizeFindings(Object.values(agents).flatMap((r) => r.findings));
+      const out = await deps.llm.advise({ language: state.context.language, recommendations: plan, findings }, config);
+      plan = plan.map((p, i) => ({ ...p, ...(out.recommendations[i] ?? {}), impact: p.impact, priority: p.priority, finding_ids: p.finding_ids, citations: p.citations }));
+      advice = out.advice;
+    } catch (err) {
+      if (config.signal?.aborted) throw err;
+      error = `language model advice failed, templated advice kept: ${(err as Error).message}`;
+    }
+  }
+  const allFindings = prioritizeFindings(Object.values(agents).flatMap((r) => r.findings));
+  const citations = deps.knowledge.describe(citationOrder(allFindings, plan));
+  const result: AgentResult = {
+    agent_name: ADVISOR,
+    findings: [],
+    recommendations: plan,
+    severity: "info",
+    confidence: plan.length ? Math.max(...plan.map((p) => p.confidence)) : 0,
+    analyzed_artifacts: Object.keys(agents),
+    error_message: error,
+    analysis: [],
+    summary: advice,
+  };
+  return {
+    agentResults: { [ADVISOR]: result },
+    additionalOutputs: { recommendations: plan, citations, advice },
+    errors: error ? { [ADVISOR]: error } : {},
+  };
+}

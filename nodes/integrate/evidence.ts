@@ -1,0 +1,26 @@
+import type { FactsByKind } from "../../graph/facts.js";
+import type { AgentResult, Finding } from "../../graph/result.js";
+
+/** What a cross-artifact rule sees: every analyzer's findings and facts. */
+export interface CrossEvidence {
+  findings: readonly Finding[];
+  facts: FactsByKind;
+  /** The first finding with this id, from any analyzer. */
+  get(id: string): Finding | undefined;
+  has(...ids: string[]): boolean;
+}
+
+export function collectCrossEvidence(agentResults: Record<string, AgentResult>, facts: FactsByKind): CrossEvidence {
+  const findings = Object.values(agentResults).flatMap((r) => r.findings);
+  const byId = new Map<string, Finding>();
+  for (const f of findings) if (!byId.has(f.id)) byId.set(f.id, f);
+  return {
+    findings,
+    facts,
+    get: (id) => byId.get(id),
+    has: (...ids) => ids.some((id) => byId.has(id)),
+  };
+}
+
+/** A cross-artifact rule: pure, from all analyzers' evidence to findings of its own. */
+export type CrossRule = (evidence: CrossEvidence) => Finding[];
