@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import express, { type Express } from "express";
+import { type Admission, createAdmission } from "./admission.js";
+import { errorMiddleware, ServiceError } from "./errors.js";
+import { createMetrics, type Metrics } from "./metrics.js";
+import { buildOpenApiDocument } from "./openapi.js";
+import { createAnalyseRouter } from "./routes/analyse.js";
+import { createHealthRouter } from "./routes/health.js";
+import type { ServiceRuntime } from "./runtime.js";
+
+export interface ServiceApp {
+  app: Express;
+  admission: Admission;
+  metrics: Metrics;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The HTTP application over a runtime; listening and shutdown live in main.ts. */
+export function createApp(runtime: ServiceRuntime): ServiceApp {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("json replacer", (_key: string, value: unknown) => (typeof value === "bigint" ? Number(value) : value));
+  const admission = createAdmission(runtime.settings.SERVICE_MAX_CONCURRENT_ANALYSES);
+  const metrics = createMetrics();
+  metrics.addGauges(() => ({ analyses_in_flight: admission.inFlight }));
+
+  app.use((req, res, next) => {
+    const given = req.get("x-request-id");
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.locals.requestId = requestId;
+    res.locals.logger = runtime.logger.child({ request_id: requestId });
+    res.set("x-request-id", requestId);
+    const started = performance.now();
+    res.on("finish", () =>
+      (res.locals.logger as typeof runtime.logger).info("request", {
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round(performance.now() - started),
+      }),
+    );
+    next();
+  });
+  app.use(metrics.middleware);
+
+  app.use(createHealthRouter(runtime, admission));
+  app.use(createAnalyseRouter(runtime, admission));
+  const openapi = buildOpenApiDocument();
+  app.get("/openapi.json", (_req, res) => {
+    res.json(openapi);
+  });
+  app.get("/metrics", (_req, res) => {
+    res.type("text/plain; version=0.0.4").send(metrics.render());
+  });
+
+  app.use((req, _res, next) => next(new ServiceError("NOT_FOUND", 404, `no route for ${req.method} ${req.path}`)));
+  app.use(errorMiddleware(runtime.logger));
+  return { app, admission, metrics };
+}

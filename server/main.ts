@@ -1,0 +1,37 @@
+import { once } from "node:events";
+import { readRawEnv } from "../config/env.js";
+import { createApp } from "./app.js";
+import { createServiceRuntime } from "./runtime.js";
+
+/** Starts the service: settings from the environment, listen, drain in-flight analyses on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let runtime;
+  try {
+    runtime = createServiceRuntime(readRawEnv());
+  } catch (err) {
+    process.stderr.write(`start-up failed: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const { settings, logger } = runtime;
+  const { app, admission } = createApp(runtime);
+  const server = app.listen(settings.PORT, settings.HOST);
+  await once(server, "listening");
+  const address = server.address();
+  logger.info("listening", { port: typeof address === "object" && address ? address.port : settings.PORT, host: settings.HOST });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down", { signal, in_flight: admission.inFlight });
+    const drained = await admission.drain(settings.SERVICE_SHUTDOWN_GRACE_MS);
+    server.close();
+    server.closeIdleConnections();
+    if (!drained) logger.warn("grace period over, closing with analyses in flight", { in_flight: admission.inFlight });
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+await main();

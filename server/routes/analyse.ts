@@ -1,0 +1,61 @@
+import express, { Router } from "express";
+import { RequestDecodeError } from "../../artifacts/request.js";
+import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
+import type { Logger } from "../../config/logger.js";
+import type { Admission } from "../admission.js";
+import { analyzeRequest } from "../analyze-request.js";
+import { ServiceError } from "../errors.js";
+import type { ServiceRuntime } from "../runtime.js";
+
+/** The body as text, whatever the content type (curl -d sends form encoding), parsed tolerantly below. */
+export function rawBody(limit: number) {
+  return express.text({ type: () => true, limit });
+}
+
+/** Parses a request body as JSON, tolerating Python's bare NaN/Infinity; a syntax error is a 400. */
+export function parseBody(text: unknown): unknown {
+  if (typeof text !== "string" || text.trim() === "") throw new RequestDecodeError("(body): empty body, expected a JSON object");
+  try {
+    return parseTolerantJson(text);
+  } catch (err) {
+    throw new RequestDecodeError(`(body): invalid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** An AbortSignal that fires when the client goes away or the request time-out passes. */
+export function requestSignal(req: express.Request, res: express.Response, timeoutMs: number): AbortSignal {
+  const gone = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) gone.abort(new Error("client disconnected"));
+  });
+  return AbortSignal.any([gone.signal, AbortSignal.timeout(timeoutMs)]);
+}
+
+/** Maps an abort by the request time-out to 504; other errors pass through. */
+export function timeoutAware(err: unknown, signal: AbortSignal, timeoutMs: number): unknown {
+  if (signal.aborted && (signal.reason as Error | undefined)?.name === "TimeoutError") {
+    return new ServiceError("TIMEOUT", 504, `the analysis did not finish within ${timeoutMs} ms (SERVICE_REQUEST_TIMEOUT_MS); it was stopped`);
+  }
+  return err;
+}
+
+/** POST /v1/analyse and its alias /v1/analyze. */
+export function createAnalyseRouter(runtime: ServiceRuntime, admission: Admission): Router {
+  const router = Router();
+  const timeoutMs = runtime.settings.SERVICE_REQUEST_TIMEOUT_MS;
+  router.post(["/v1/analyse", "/v1/analyze"], admission.middleware, rawBody(runtime.settings.SERVICE_MAX_BODY_BYTES), async (req, res, next) => {
+    const signal = requestSignal(req, res, timeoutMs);
+    try {
+      const body = parseBody(req.body);
+      const response = await analyzeRequest(runtime, body, {
+        requestId: res.locals.requestId as string,
+        logger: res.locals.logger as Logger,
+        signal,
+      });
+      res.json(response);
+    } catch (err) {
+      next(timeoutAware(err, signal, timeoutMs));
+    }
+  });
+  return router;
+}

@@ -1,0 +1,23 @@
+import { Router } from "express";
+import { describeLlmConfig } from "../../llm/config.js";
+import type { Admission } from "../admission.js";
+import type { ServiceRuntime } from "../runtime.js";
+
+/** GET /healthz (the process answers) and GET /readyz (graph compiled, not draining; reports LLM mode). */
+export function createHealthRouter(runtime: ServiceRuntime, admission: Admission): Router {
+  const router = Router();
+  router.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  router.get("/readyz", (_req, res) => {
+    const ready = !admission.draining;
+    res.status(ready ? 200 : 503).json({
+      status: ready ? "ready" : "draining",
+      graph: runtime.graph.name ?? "analysis",
+      llm: describeLlmConfig(runtime.llmConfig),
+      in_flight: admission.inFlight,
+      max_in_flight: runtime.settings.SERVICE_MAX_CONCURRENT_ANALYSES,
+    });
+  });
+  return router;
+}

@@ -1,0 +1,45 @@
+import { loadServiceSettings, type RawEnv, type ServiceSettings } from "../config/env.js";
+import { createLogger, type Logger } from "../config/logger.js";
+import { type AnalysisGraph, buildAnalysisGraph } from "../graph/build.js";
+import type { KnowledgePort } from "../knowledge/port.js";
+import { describeLlmConfig, type LlmConfig, loadLlmConfig } from "../llm/config.js";
+import type { LlmPort } from "../llm/port.js";
+
+/** Everything built once at start-up and shared by all requests. */
+export interface ServiceRuntime {
+  settings: Readonly<ServiceSettings>;
+  llmConfig: LlmConfig | null;
+  logger: Logger;
+  knowledge: KnowledgePort;
+  llm: LlmPort | null;
+  graph: AnalysisGraph;
+}
+
+/** Until the knowledge base is wired: findings pass through uncited. */
+const noKnowledge: KnowledgePort = {
+  citeFindings: async (findings) => findings,
+  describe: () => [],
+};
+
+export interface RuntimeOverrides {
+  logger?: Logger;
+  knowledge?: KnowledgePort;
+  llm?: LlmPort | null;
+}
+
+/** Builds the runtime from the environment: settings, LLM configuration (spec §2.3), graph. */
+export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = {}): ServiceRuntime {
+  const settings = loadServiceSettings(raw);
+  const logger = overrides.logger ?? createLogger(settings.SERVICE_LOG_LEVEL);
+  const { config: llmConfig, warnings } = loadLlmConfig(raw);
+  for (const warning of warnings) logger.warn(warning);
+  logger.info("configuration loaded", { llm: describeLlmConfig(llmConfig), workers: settings.SERVICE_ANALYZER_WORKERS });
+  return {
+    settings,
+    llmConfig,
+    logger,
+    knowledge: overrides.knowledge ?? noKnowledge,
+    llm: overrides.llm ?? null,
+    graph: buildAnalysisGraph(settings),
+  };
+}
