@@ -75,7 +75,7 @@ export function decodeAnalysisRequest(body: unknown, requestId: string): Analysi
 
   return {
     requestId,
-    datasetName: req.dataset_name ?? null,
+    datasetName: req.dataset_name ?? legacyDatasetName(req),
     language: normalizeLanguage(req.language),
     modelName: req.model_name ?? null,
     strict: req.strict ?? false,
@@ -83,6 +83,14 @@ export function decodeAnalysisRequest(body: unknown, requestId: string): Analysi
     mlflow: req.mlflow ?? null,
     artifacts,
   };
+}
+
+/** The legacy client also names the dataset inside its artifact objects. */
+function legacyDatasetName(req: AnalysisRequest): string | null {
+  for (const a of [req.dataset_artifacts, req.deepchecks_artifacts, req.checks_artifacts]) {
+    if (typeof a?.dataset_name === "string") return a.dataset_name;
+  }
+  return null;
 }
 
 /** Legacy `{path, config}` → current `{checkpoint_path, metadata: {config}}`. */
