@@ -20,5 +20,9 @@ export const DatasetFactsSchema = z.object({
   has_nonfinite_features: z.boolean(),
   has_unnormalized_inputs: z.boolean(),
   columns: z.array(z.string()),
+  /** metadata.split_strategy as given (e.g. "time-based: train = 2024-01..09, validation = 2024-10..12"). */
+  split_strategy: z.string().nullable(),
+  /** Class share (0–1) per normalized split name (train, val, test), when class counts are known. */
+  class_shares_by_split: z.record(z.string(), z.record(z.string(), z.number())),
 });
 export type DatasetFacts = z.infer<typeof DatasetFactsSchema>;
