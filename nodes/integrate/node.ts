@@ -5,7 +5,7 @@ import { buildAgentResult } from "../agent-result.js";
 import { depsOf } from "../analyzer.js";
 import { prioritizeFindings } from "../findings.js";
 import { collectCrossEvidence } from "./evidence.js";
-import { runCrossRules } from "./rules.js";
+import { runCrossRules } from "./rules/index.js";
 import { templateSummary } from "./summary.js";
 
 /** Cross-artifact reasoning: rules over all analyzers' evidence, then the summary (LLM or template). */
@@ -16,7 +16,7 @@ export async function integrate(state: AnalysisStateValue, config: LangGraphRunn
     prioritizeFindings(runCrossRules(collectCrossEvidence(state.agentResults, state.facts))),
     config.signal,
   );
-  let summary = templateSummary(state.agentResults, crossFindings);
+  let summary = templateSummary(state.agentResults, crossFindings, state.errors);
   let error: string | null = null;
   if (deps.llm && summary !== null) {
     try {

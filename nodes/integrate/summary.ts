@@ -4,14 +4,24 @@ import { prioritizeFindings } from "../findings.js";
 const TOP = 5;
 
 /** The templated cross-artifact summary used without an LLM: the top problems in order, with their numbers. */
-export function templateSummary(agentResults: Record<string, AgentResult>, crossFindings: readonly Finding[]): string | null {
+export function templateSummary(
+  agentResults: Record<string, AgentResult>,
+  crossFindings: readonly Finding[],
+  errors: Record<string, string> = {},
+): string | null {
   const all = prioritizeFindings([...crossFindings, ...Object.values(agentResults).flatMap((r) => r.findings)]);
   const analyzed = Object.values(agentResults).flatMap((r) => r.analyzed_artifacts);
   if (analyzed.length === 0 && all.length === 0) return null;
+  const failed = Object.keys(errors);
+  const caveat = failed.length ? `\nIncomplete: ${failed.join(", ")} reported errors (see error_messages), so this summary may miss problems.` : "";
+  return summarizeFindings(all, analyzed.length) + caveat;
+}
+
+function summarizeFindings(all: readonly Finding[], analyzedCount: number): string {
   const serious = all.filter((f) => f.severity === "critical" || f.severity === "high" || f.severity === "medium");
   if (serious.length === 0) {
     const notes = all.length ? ` ${all.length} minor note(s): ${all.slice(0, TOP).map((f) => f.title.toLowerCase()).join("; ")}.` : "";
-    return `No significant problem found in ${analyzed.length} artifact group(s).${notes}`;
+    return `No significant problem found in ${analyzedCount} artifact group(s).${notes}`;
   }
   const lines = serious.slice(0, TOP).map((f, i) => {
     const numbers = f.evidence[0]?.text ? ` (${f.evidence[0].text.replace(/\.$/, "")})` : "";
