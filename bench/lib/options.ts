@@ -1,0 +1,90 @@
+import { parseArgs } from "node:util";
+
+/** How much work each benchmark does; `--quick` trades precision for a run under two minutes. */
+export interface BenchProfile {
+  mode: "full" | "quick";
+  /** Service starts timed for `startup` (each also times a bare server). */
+  startups: number;
+  /** autocannon seconds per (endpoint, concurrency) pair. */
+  loadSeconds: number;
+  /** Analyses timed for `parallel_efficiency`. */
+  llmAnalyses: number;
+  /** Rounds of 10 concurrent analyses for `concurrent_isolation`. */
+  isolationRounds: number;
+  /** Fixed delay of every fake LLM answer (ms). */
+  llmDelayMs: number;
+  /** Training-history sizes (points per metric) for `history_scaling` and `prompt_budget`. */
+  historySizes: number[];
+  /** Timed analyses per history size (after one warm-up). */
+  historyRepeats: number;
+  /** Knowledge queries per phase (cold, cached). */
+  knowledgeQueries: number;
+  /** Size of the generated safetensors file and timed scans of it. */
+  checkpointBytes: number;
+  checkpointScans: number;
+}
+
+const FULL: BenchProfile = {
+  mode: "full",
+  startups: 5,
+  loadSeconds: 10,
+  llmAnalyses: 5,
+  isolationRounds: 3,
+  llmDelayMs: 300,
+  historySizes: [1e4, 1e5, 1e6],
+  historyRepeats: 3,
+  knowledgeQueries: 2000,
+  checkpointBytes: 1024 ** 3,
+  checkpointScans: 3,
+};
+
+const QUICK: BenchProfile = {
+  mode: "quick",
+  startups: 2,
+  loadSeconds: 3,
+  llmAnalyses: 2,
+  isolationRounds: 1,
+  llmDelayMs: 300,
+  historySizes: [1e4, 1e5],
+  historyRepeats: 1,
+  knowledgeQueries: 300,
+  checkpointBytes: 256 * 1024 ** 2,
+  checkpointScans: 1,
+};
+
+export interface BenchOptions {
+  profile: BenchProfile;
+  /** Benchmarks to run (all when empty). */
+  only: string[];
+  /** Write the record files; off for partial runs (--only), which print only. */
+  write: boolean;
+}
+
+/** Parses `npm run bench -- [--quick] [--only a,b] [--no-write]`. */
+export function parseBenchArgs(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: "boolean", default: false },
+      only: { type: "string", default: "" },
+      "no-write": { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  const only = values.only.split(",").map((s) => s.trim()).filter(Boolean);
+  return { profile: values.quick ? QUICK : FULL, only, write: !values["no-write"] && only.length === 0 };
+}
+
+/** One line saying what this profile does, printed and written into BENCHMARKS.md. */
+export function describeProfile(p: BenchProfile): string {
+  const mb = (b: number) => `${Math.round(b / 1024 ** 2)} MiB`;
+  return [
+    `${p.mode} profile:`,
+    `startup ×${p.startups}`,
+    `load ${p.loadSeconds} s per run`,
+    `LLM delay ${p.llmDelayMs} ms, ${p.llmAnalyses} timed analyses, ${p.isolationRounds} rounds of 10`,
+    `histories ${p.historySizes.map((n) => n.toExponential(0)).join(", ")} points × 6 metrics, ${p.historyRepeats} timed runs each`,
+    `${p.knowledgeQueries} knowledge queries per phase`,
+    `checkpoint ${mb(p.checkpointBytes)} ×${p.checkpointScans}`,
+  ].join("; ");
+}

@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { dirname } from "node:path";
+
+/** Every process the bench started and has not seen exit: killed on any way out, so nothing is left behind. */
+const live = new Set<ChildProcess>();
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    // Negative pid: the whole process group (tsx runs the service in a child of its own).
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Kills every live child group at once; safe to call from an 'exit' handler (synchronous). */
+export function killAllChildren(): void {
+  for (const child of live) killGroup(child, "SIGKILL");
+}
+
+let installed = false;
+/** Makes sure no child outlives the bench: normal exit, Ctrl-C, SIGTERM, or an uncaught error. */
+export function installCleanup(): void {
+  if (installed) return;
+  installed = true;
+  process.on("exit", killAllChildren);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      killAllChildren();
+      process.exit(130);
+    });
+  }
+}
+
+export interface Tracked {
+  child: ChildProcess;
+  /** Resolves with the exit code (or null when killed by a signal). */
+  exited: Promise<number | null>;
+  /** SIGTERM to the group, SIGKILL after `graceMs`; resolves when the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface SpawnOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** stdout and stderr go here (git-ignored bench/out/), so a failure can be read afterwards. */
+  logFile: string;
+}
+
+/** Starts a command in its own process group, tracked until it exits. */
+export function spawnTracked(command: string, args: string[], options: SpawnOptions): Tracked {
+  mkdirSync(dirname(options.logFile), { recursive: true });
+  const fd = openSync(options.logFile, "w");
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", fd, fd] });
+  closeSync(fd);
+  live.add(child);
+  const exited = new Promise<number | null>((resolve) => {
+    child.once("exit", (code) => {
+      live.delete(child);
+      resolve(code);
+    });
+    child.once("error", () => {
+      live.delete(child);
+      resolve(null);
+    });
+  });
+  return {
+    child,
+    exited,
+    async stop(graceMs = 5000) {
+      if (!live.has(child)) return;
+      killGroup(child, "SIGTERM");
+      const timer = setTimeout(() => killGroup(child, "SIGKILL"), graceMs);
+      await exited;
+      clearTimeout(timer);
+      // The group may hold a grandchild that outlived its parent.
+      killGroup(child, "SIGKILL");
+    },
+  };
+}
+
+/**
+ * Runs a TypeScript worker in a fresh Node process (so its peak RSS is its own) and resolves with the one
+ * message it sends over IPC. The worker is killed after `timeoutMs`.
+ */
+export async function runWorker<T>(script: string, args: string[], options: SpawnOptions & { timeoutMs: number }): Promise<T> {
+  mkdirSync(dirname(options.logFile), { recursive: true });
+  const fd = openSync(options.logFile, "w");
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ["ignore", fd, fd, "ipc"],
+  });
+  closeSync(fd);
+  live.add(child);
+  let message: T | undefined;
+  child.on("message", (m) => (message = m as T));
+  const timer = setTimeout(() => killGroup(child, "SIGKILL"), options.timeoutMs);
+  const [code, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  live.delete(child);
+  if (message === undefined) {
+    throw new Error(`worker ${script} ${args.join(" ")} sent no result (exit ${code ?? signal}); see ${options.logFile}`);
+  }
+  return message;
+}

@@ -1,0 +1,65 @@
+// npm run bench [-- --quick] [-- --only a,b]: measures the service against baselines and writes the record.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describeMachine } from "./lib/machine.js";
+import { describeProfile, parseBenchArgs } from "./lib/options.js";
+import { installCleanup, killAllChildren } from "./lib/processes.js";
+import { type BenchRecord, renderMarkdown, writeRecord } from "./lib/report.js";
+import { type BenchResult, unavailable } from "./lib/result.js";
+import { OUT_DIR, ROOT } from "./lib/service.js";
+import { round } from "./lib/stats.js";
+import { SUITES } from "./suites/index.js";
+
+const options = parseBenchArgs(process.argv.slice(2));
+const unknown = options.only.filter((name) => !SUITES.some((s) => s.name === name));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown benchmark(s): ${unknown.join(", ")}; known: ${SUITES.map((s) => s.name).join(", ")}\n`);
+  process.exit(2);
+}
+installCleanup();
+mkdirSync(OUT_DIR, { recursive: true });
+const profileText = describeProfile(options.profile);
+process.stdout.write(`${profileText}\n\n`);
+
+const started = performance.now();
+const results: BenchResult[] = [];
+let failures = 0;
+for (const suite of SUITES) {
+  if (options.only.length > 0 && !options.only.includes(suite.name)) continue;
+  const t0 = performance.now();
+  process.stdout.write(`${suite.name} … `);
+  let result: BenchResult;
+  try {
+    result = await suite.run(options.profile);
+  } catch (err) {
+    failures++;
+    result = unavailable(suite.name, suite.unit, suite.description, `the benchmark failed: ${(err as Error).message}`);
+  }
+  killAllChildren();
+  results.push(result);
+  const verdict = result.met === undefined ? "" : result.met ? " (target met)" : " (target MISSED)";
+  const value = result.value === null ? `unavailable: ${result.note}` : `${round(result.value)} ${result.unit}`;
+  const ratio = result.ratio == null ? "" : `, ${round(result.ratio)}× baseline`;
+  process.stdout.write(`${value}${ratio}${verdict} [${Math.round((performance.now() - t0) / 1000)} s]\n`);
+}
+
+const record: BenchRecord = {
+  generated: new Date().toISOString(),
+  profile: options.profile.mode,
+  profileDescription: profileText,
+  durationSeconds: (performance.now() - started) / 1000,
+  machine: describeMachine(),
+  results,
+};
+if (options.write) {
+  // Only the full run is the record; a quick run writes beside the logs.
+  const full = options.profile.mode === "full";
+  const json = full ? join(ROOT, "bench", "results.json") : join(OUT_DIR, "results.quick.json");
+  const markdown = full ? join(ROOT, "BENCHMARKS.md") : join(OUT_DIR, "BENCHMARKS.quick.md");
+  writeRecord(record, json, markdown);
+  process.stdout.write(`\nwrote ${json} and ${markdown}\n`);
+} else {
+  process.stdout.write(`\n${renderMarkdown(record)}`);
+}
+process.stdout.write(`done in ${Math.round(record.durationSeconds)} s\n`);
+process.exit(failures > 0 ? 1 : 0);

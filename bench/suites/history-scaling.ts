@@ -1,0 +1,90 @@
+import { join } from "node:path";
+import type { BenchProfile } from "../lib/options.js";
+import { runWorker } from "../lib/processes.js";
+import { type BenchResult, type BenchRow, ratioOf } from "../lib/result.js";
+import { childEnv, OUT_DIR, ROOT } from "../lib/service.js";
+import { logLogSlope, median } from "../lib/stats.js";
+import type { HistoryRun } from "../workers/history-analysis.js";
+
+const MB = 1024 ** 2;
+const TARGET_POINTS = 1e6;
+const TARGET_MS = 2000;
+const TARGET_RSS = 1024 ** 3;
+const MAX_EXPONENT = 1.1;
+
+const label = (n: number) => `10^${Math.round(Math.log10(n))}`;
+
+/** history_scaling: offline analysis time and peak RSS per history size, one child process per size. */
+export async function benchHistoryScaling(profile: BenchProfile): Promise<BenchResult> {
+  const runs: HistoryRun[] = [];
+  for (const points of profile.historySizes) {
+    runs.push(
+      await runWorker<HistoryRun>(join(ROOT, "bench/workers/history-analysis.ts"), [String(points), String(profile.historyRepeats)], {
+        cwd: ROOT,
+        env: childEnv({}),
+        logFile: join(OUT_DIR, `history-${points}.log`),
+        timeoutMs: 300_000,
+      }),
+    );
+  }
+  const total = runs.map((r) => median(r.parseMs.map((p, i) => p + r.analysisMs[i]!)));
+  const jsonParse = runs.map((r) => median(r.jsonParseMs));
+  const exponent = logLogSlope(runs.map((r) => r.points), total);
+  const rows: BenchRow[] = runs.flatMap((r, i): BenchRow[] => {
+    const atTarget = r.points === TARGET_POINTS;
+    return [
+      {
+        metric: `${label(r.points)} points: parse + analysis`,
+        value: total[i]!,
+        unit: "ms",
+        baseline: jsonParse[i]!,
+        ratio: ratioOf(total[i]!, jsonParse[i]!),
+        ...(atTarget ? { target: `< ${TARGET_MS} ms`, met: total[i]! < TARGET_MS } : {}),
+      },
+      { metric: `${label(r.points)} points: of which analysis`, value: median(r.analysisMs), unit: "ms" },
+      {
+        metric: `${label(r.points)} points: peak RSS`,
+        value: r.peakRssBytes / MB,
+        unit: "MB",
+        baseline: r.idleRssBytes / MB,
+        ratio: ratioOf(r.peakRssBytes, r.idleRssBytes),
+        ...(atTarget ? { target: "< 1024 MB", met: r.peakRssBytes < TARGET_RSS } : {}),
+      },
+    ];
+  });
+  rows.push({ metric: "growth exponent of time (log-log slope)", value: exponent, unit: "", target: `≤ ${MAX_EXPONENT}`, met: exponent <= MAX_EXPONENT });
+  const largest = runs.length - 1;
+  const measuredTarget = runs.some((r) => r.points === TARGET_POINTS);
+  const notes = [
+    ...(measuredTarget ? [] : ["10^6 points not measured in this profile: the full run judges the target."]),
+    ...runs.filter((r) => Object.keys(r.errors).length > 0).map((r) => `Agent errors at ${label(r.points)}: ${JSON.stringify(r.errors)}.`),
+  ];
+  return {
+    name: "history_scaling",
+    value: total[largest]!,
+    unit: "ms",
+    baseline: jsonParse[largest]!,
+    ratio: ratioOf(total[largest]!, jsonParse[largest]!),
+    target: `10^6 points × 6 metrics: < ${TARGET_MS} ms and < 1 GB peak RSS; growth exponent ≤ ${MAX_EXPONENT}`,
+    ...(measuredTarget ? { met: rows.every((r) => r.met !== false) } : {}),
+    description: `offline analysis (service JSON parse + decode + graph, no LLM) of a ${label(runs[largest]!.points)}-step history × 6 metrics, median of ${profile.historyRepeats}`,
+    baselineDescription: "native JSON.parse of the same body",
+    ...(notes.length ? { note: notes.join(" ") } : {}),
+    rows,
+    detail: {
+      sizes: runs.map((r, i) => ({
+        points: r.points,
+        metrics: 6,
+        body_bytes: r.bodyBytes,
+        parse_ms: r.parseMs,
+        analysis_ms: r.analysisMs,
+        json_parse_ms: r.jsonParseMs,
+        total_ms_median: total[i],
+        peak_rss_bytes: r.peakRssBytes,
+        idle_rss_bytes: r.idleRssBytes,
+        findings: r.findings,
+      })),
+      growth_exponent: exponent,
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { timedPost } from "../lib/http.js";
+import type { BenchProfile } from "../lib/options.js";
+import { type BenchResult, type BenchRow, ratioOf } from "../lib/result.js";
+import { freePort, ROOT, withService } from "../lib/service.js";
+import { quantile } from "../lib/stats.js";
+
+/** The benchmark request (4 artifacts, ~2k metric rows), copied from the project's public samples. */
+export const SAMPLE_REQUEST_PATH = join(ROOT, "bench", "fixtures", "full-image-classification.json");
+export const readSampleRequest = () => readFileSync(SAMPLE_REQUEST_PATH, "utf8");
+
+interface Load {
+  p50: number;
+  p99: number;
+  /** 2xx answers per second of the run. */
+  rps: number;
+  ok: number;
+  /** Answers by status code, 503s (admission refusals) included. */
+  statuses: Record<string, number>;
+  errors: number;
+  timeouts: number;
+}
+
+async function load(url: string, body: string, connections: number, seconds: number): Promise<Load> {
+  // autocannon's histogram keeps whole milliseconds; the per-response time is exact, so percentiles come from it.
+  // Only 2xx answers count: an instant 503 would flatter the percentiles (503s are counted apart).
+  const latencies: number[] = [];
+  const r = await new Promise<autocannon.Result>((resolve, reject) => {
+    const options = { url, method: "POST" as const, headers: { "content-type": "application/json" }, body, connections, duration: seconds };
+    const instance = autocannon(options, (err: unknown, result) => (err ? reject(err) : resolve(result)));
+    instance.on("response", (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    });
+  });
+  if (latencies.length === 0) throw new Error(`${url} gave no 2xx answer at concurrency ${connections}`);
+  const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]));
+  return {
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    rps: latencies.length / seconds,
+    ok: latencies.length,
+    statuses,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
+}
+
+const row = (metric: string, unit: string, value: number, baseline: number): BenchRow => ({ metric, value, unit, baseline, ratio: ratioOf(value, baseline) });
+
+/** http_overhead: the sample analysis over real HTTP at concurrency 1 and 10, next to an echo handler. */
+export async function benchHttpOverhead(profile: BenchProfile): Promise<BenchResult> {
+  const body = readSampleRequest();
+  const echoPort = await freePort();
+  const runs = await withService(
+    { name: "http-overhead-service", entry: "bench/hosts/service-with-echo.ts", args: [String(echoPort)] },
+    async (service) => {
+      const analyse = `${service.url}/v1/analyse`;
+      const echo = `http://127.0.0.1:${echoPort}/echo`;
+      const first = await timedPost(analyse, body);
+      if (first.status !== 200) throw new Error(`the sample analysis answered ${first.status}: ${first.text.slice(0, 300)}`);
+      // Warm both paths (JIT, lazy imports) before anything is measured.
+      await load(analyse, body, 1, 1);
+      await load(echo, body, 1, 1);
+      const out: Record<string, Load> = {};
+      for (const c of [1, 10]) {
+        out[`echo_c${c}`] = await load(echo, body, c, profile.loadSeconds);
+        out[`analyse_c${c}`] = await load(analyse, body, c, profile.loadSeconds);
+      }
+      return out;
+    },
+  );
+  const [a1, e1, a10, e10] = [runs.analyse_c1!, runs.echo_c1!, runs.analyse_c10!, runs.echo_c10!];
+  const refused = a10.statuses["503"] ?? 0;
+  const total10 = Object.values(a10.statuses).reduce((a, b) => a + b, 0);
+  return {
+    name: "http_overhead",
+    value: a1.p50,
+    unit: "ms",
+    baseline: e1.p50,
+    ratio: ratioOf(a1.p50, e1.p50),
+    description: `offline analysis of the sample request (4 artifacts, ~2k metric rows, ${Math.round(body.length / 1024)} KB) over real HTTP against the service process (server/main.ts), autocannon ${profile.loadSeconds} s per run: p50 latency at concurrency 1`,
+    baselineDescription: "an Express handler in the same process that parses (express.json) and echoes the same body",
+    note: `At concurrency 10 (the 10-analysis limit exactly) ${refused} of ${total10} answers were 503${a10.errors + a10.timeouts > 0 ? `, ${a10.errors} errors, ${a10.timeouts} timeouts` : ""}; latencies count 2xx answers only.`,
+    rows: [
+      row("p50 latency, concurrency 1", "ms", a1.p50, e1.p50),
+      row("p99 latency, concurrency 1", "ms", a1.p99, e1.p99),
+      row("throughput, concurrency 1", "req/s", a1.rps, e1.rps),
+      row("p50 latency, concurrency 10", "ms", a10.p50, e10.p50),
+      row("p99 latency, concurrency 10", "ms", a10.p99, e10.p99),
+      row("throughput, concurrency 10", "req/s", a10.rps, e10.rps),
+      { metric: "503 answers at concurrency 10", value: refused, unit: "" },
+    ],
+    detail: { runs },
+  };
+}

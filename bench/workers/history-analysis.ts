@@ -1,0 +1,70 @@
+// Worker for history_scaling: one history size per process, so the peak RSS it reports is this size's own.
+// argv: <points> <repeats>. Sends one HistoryRun message over IPC.
+import { createLogger } from "../../config/logger.js";
+import { analyzeRequest } from "../../server/analyze-request.js";
+import { parseBody } from "../../server/routes/analyse.js";
+import { createServiceRuntime } from "../../server/runtime.js";
+import { trainingHistoryRequest } from "../data/training-history.js";
+import { since } from "../lib/stats.js";
+
+export interface HistoryRun {
+  points: number;
+  bodyBytes: number;
+  /** Service parse (tolerant JSON) of the body text, per timed run. */
+  parseMs: number[];
+  /** Decode + graph run (deterministic mode), per timed run. */
+  analysisMs: number[];
+  /** Baseline: native JSON.parse of the same text, per timed run. */
+  jsonParseMs: number[];
+  /** Peak RSS before the body existed (runtime loaded, warm) and after the timed analyses, bytes. */
+  idleRssBytes: number;
+  peakRssBytes: number;
+  errors: Record<string, string>;
+  findings: string[];
+}
+
+const peakRss = () => process.resourceUsage().maxRSS * 1024;
+
+const [pointsArg, repeatsArg] = process.argv.slice(2);
+const points = Number(pointsArg);
+const repeats = Number(repeatsArg);
+if (!(points > 0) || !(repeats > 0)) throw new Error("usage: history-analysis.ts <points> <repeats>");
+
+const logger = createLogger("silent");
+const runtime = createServiceRuntime({ SERVICE_LOG_LEVEL: "silent" }, { logger });
+const analyse = (text: string) =>
+  analyzeRequest(runtime, parseBody(text), { requestId: "bench", logger, signal: new AbortController().signal });
+
+// Warm the code paths (JIT, lazy imports) on a small history before anything is measured.
+await analyse(JSON.stringify(trainingHistoryRequest(1000)));
+const idleRssBytes = peakRss();
+
+const text = JSON.stringify(trainingHistoryRequest(points));
+const run: HistoryRun = {
+  points,
+  bodyBytes: Buffer.byteLength(text),
+  parseMs: [],
+  analysisMs: [],
+  jsonParseMs: [],
+  idleRssBytes,
+  peakRssBytes: 0,
+  errors: {},
+  findings: [],
+};
+for (let i = 0; i < repeats; i++) {
+  let started = performance.now();
+  const body = parseBody(text);
+  run.parseMs.push(since(started));
+  started = performance.now();
+  const response = await analyzeRequest(runtime, body, { requestId: "bench", logger, signal: new AbortController().signal });
+  run.analysisMs.push(since(started));
+  run.errors = response.error_messages;
+  run.findings = Object.values(response.agent_results).flatMap((r) => r.findings.map((f) => f.id));
+}
+run.peakRssBytes = peakRss();
+for (let i = 0; i < repeats; i++) {
+  const started = performance.now();
+  JSON.parse(text);
+  run.jsonParseMs.push(since(started));
+}
+process.send!(run, () => process.exit(0));
