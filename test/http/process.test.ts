@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import http from "node:http";
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+
+const root = new URL("../../", import.meta.url).pathname;
+const body = readFileSync(new URL("../fixtures/samples/tabular-healthy.json", import.meta.url), "utf8");
+
+/** Starts `server/main.ts` as `npm start` does, on a free port, and resolves with its URL and log lines. */
+async function startProcess(env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  let buffer = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const parts = buffer.split("\n");
+      buffer = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        const entry = JSON.parse(line);
+        if (entry.msg === "listening") resolve(entry.port);
+      }
+    });
+    child.stderr!.on("data", (chunk: Buffer) => lines.push(chunk.toString()));
+    child.on("exit", (code) => reject(new Error(`exited ${code}: ${lines.join("\n")}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}`, port, lines };
+}
+
+let running: ChildProcess | null = null;
+afterEach(() => {
+  running?.kill("SIGKILL");
+  running = null;
+});
+
+describe("the service process", () => {
+  it("starts on the configured port and answers /readyz in deterministic mode", async () => {
+    const svc = await startProcess();
+    running = svc.child;
+    const ready = await (await fetch(`${svc.url}/readyz`)).json();
+    expect(ready).toMatchObject({ status: "ready", llm: { mode: "deterministic" } });
+  });
+
+  it("fails to start with a message naming a bad variable", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+      cwd: root,
+      env: { PATH: process.env.PATH, SERVICE_LLM_MODEL_NAME: "m", SERVICE_LLM_MAX_TOKENS: "100" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const [code] = await once(child, "exit");
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/SERVICE_LLM_TEMPERATURE must be set/);
+  });
+
+  it("on SIGTERM refuses new analyses with 503, finishes the one in flight, then exits 0", async () => {
+    const svc = await startProcess({ SERVICE_SHUTDOWN_GRACE_MS: "20000" });
+    running = svc.child;
+    // Hold an analysis in flight by sending its body in two halves.
+    const req = http.request(`${svc.url}/v1/analyse`, { method: "POST", headers: { "content-type": "application/json" } });
+    const response = new Promise<{ status: number; text: string }>((resolve) => {
+      req.on("response", async (res) => {
+        let text = "";
+        for await (const c of res) text += c;
+        resolve({ status: res.statusCode!, text });
+      });
+    });
+    req.write(body.slice(0, 1000));
+    for (;;) {
+      const r = await (await fetch(`${svc.url}/readyz`)).json();
+      if (r.in_flight === 1) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const exited = once(svc.child, "exit");
+    svc.child.kill("SIGTERM");
+    for (;;) {
+      const r = await fetch(`${svc.url}/readyz`);
+      if (r.status === 503) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const refused = await fetch(`${svc.url}/v1/analyse`, { method: "POST", body });
+    expect(refused.status).toBe(503);
+    expect((await refused.json()).code).toBe("SHUTTING_DOWN");
+    req.end(body.slice(1000));
+    const finished = await response;
+    expect(finished.status).toBe(200);
+    expect(JSON.parse(finished.text).dataset_name).toBe("credit-risk-balanced");
+    const [code] = await exited;
+    expect(code).toBe(0);
+    running = null;
+  });
+});
