@@ -1,17 +1,18 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Language } from "../artifacts/language.js";
 import type { AgentResult, Finding, Recommendation } from "../graph/result.js";
+import type { UsageCollector } from "./usage.js";
 
 /** What an analyzer asks the model: explain and extend its detectors' findings over a bounded digest. */
 export interface AgentReviewRequest {
   agentName: string;
   language: Language;
-  /** A compact, size-bounded digest of the artifact (never the raw artifact). */
+  /** The analyzer's digest of the artifact; the prompt bounds it again to its token budget. */
   digest: unknown;
   findings: Finding[];
 }
 
-/** The model's additions; detector findings are never removed by it. */
+/** The reviewed findings (every detector finding, reworded or not, then the model's own) and a summary. */
 export interface AgentReview {
   findings: Finding[];
   summary: string | null;
@@ -25,13 +26,24 @@ export interface SummaryRequest {
 
 export interface AdviceRequest {
   language: Language;
+  /** The plan, highest priority first. */
   recommendations: Recommendation[];
   findings: Finding[];
 }
 
-/** The language-model side of the graph; absent (null) in deterministic mode. */
+export interface AdviceResult {
+  /** The input recommendations in the same order, action and rationale reworded; links unchanged. */
+  recommendations: Recommendation[];
+  advice: string;
+}
+
+/** The language-model side of the graph; absent (null) in deterministic mode. Every call takes the node's config. */
 export interface LlmPort {
   reviewAgent(req: AgentReviewRequest, config: LangGraphRunnableConfig): Promise<AgentReview>;
   summarize(req: SummaryRequest, config: LangGraphRunnableConfig): Promise<string>;
-  advise(req: AdviceRequest, config: LangGraphRunnableConfig): Promise<{ recommendations: Recommendation[]; advice: string }>;
+  advise(req: AdviceRequest, config: LangGraphRunnableConfig): Promise<AdviceResult>;
+  /** A usage collector for one analysis, to pass as a run callback; null when track_usage is off. */
+  startUsage(): UsageCollector | null;
+  /** What `additional_outputs.llm` says about the model (never the key). */
+  describe(language: Language): Record<string, unknown>;
 }

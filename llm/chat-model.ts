@@ -1,0 +1,67 @@
+import type { BaseCache } from "@langchain/core/caches";
+import type { Callbacks } from "@langchain/core/callbacks/manager";
+import { AsyncCaller } from "@langchain/core/utils/async_caller";
+import { ChatOpenAI } from "@langchain/openai";
+import type { LlmConfig } from "./config.js";
+import { isOutputError } from "./structured.js";
+
+/** How calls reach the endpoint, beyond spec §2.3's fields. */
+export interface ChatModelOptions {
+  /** Per-request time-out in ms (SERVICE_LLM_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** LangChain's retries per call on transient failures (SERVICE_LLM_MAX_RETRIES). */
+  maxRetries: number;
+  /** The response cache, or null for none (spec §2.3 `cache`). */
+  cache: BaseCache | null;
+  /** Process-wide callbacks on every call (the LLM call log). */
+  callbacks?: Callbacks;
+  /** The HTTP client; replaced by the recorder and in replays. */
+  fetch?: typeof fetch;
+}
+
+/** Sent when no key is configured: local OpenAI-compatible servers accept any, and the SDK never reads OPENAI_API_KEY. */
+const NO_API_KEY = "not-set";
+const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+/** Exposes the default caller's failed-attempt rule (4xx never, 429 per Retry-After, abort never) for reuse. */
+class DefaultRetryRule extends AsyncCaller {
+  get rule() {
+    return this.onFailedAttempt;
+  }
+}
+const retryTransient = new DefaultRetryRule({}).rule;
+
+/**
+ * The failed-attempt rule: a reply that does not parse or match the schema is not retried by the client (the
+ * structured call retries it once, with the error in the prompt); anything else follows LangChain's rules.
+ */
+export function onFailedAttempt(error: unknown): void {
+  if (isOutputError(error)) throw error;
+  retryTransient?.(error);
+}
+
+/**
+ * The chat model of spec §2.3: temperature and max_tokens as configured, an explicit time-out and bounded
+ * retries, the configured endpoint and key only (never OPENAI_* from the environment). Never `streaming: true`:
+ * that estimates tokens with tiktoken data fetched from the internet.
+ */
+export function createChatModel(config: LlmConfig, options: ChatModelOptions): ChatOpenAI {
+  if (!Number.isInteger(options.maxRetries) || options.maxRetries < 0) throw new RangeError(`maxRetries must be an integer ≥ 0, got ${options.maxRetries}`);
+  if (!(options.timeoutMs > 0)) throw new RangeError(`timeoutMs must be > 0, got ${options.timeoutMs}`);
+  return new ChatOpenAI({
+    model: config.modelName,
+    apiKey: config.apiKey ?? NO_API_KEY,
+    temperature: config.temperature,
+    maxTokens: config.maxTokens,
+    timeout: options.timeoutMs,
+    maxRetries: options.maxRetries,
+    onFailedAttempt,
+    streaming: false,
+    cache: options.cache ?? false,
+    callbacks: options.callbacks,
+    configuration: {
+      baseURL: config.baseUrl ?? OPENAI_BASE_URL,
+      ...(options.fetch && { fetch: options.fetch }),
+    },
+  });
+}

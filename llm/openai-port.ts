@@ -1,0 +1,108 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { ChatOpenAI } from "@langchain/openai";
+import type { Language } from "../artifacts/language.js";
+import type { Logger } from "../config/logger.js";
+import { AGENT_NAMES } from "../graph/result.js";
+import { adviceMessages } from "../nodes/advise/prompt.js";
+import { summaryMessages } from "../nodes/integrate/prompt.js";
+import { LruLlmCache } from "./cache.js";
+import { createChatModel } from "./chat-model.js";
+import type { LlmConfig } from "./config.js";
+import { type LlmLoggingSetup, setUpLlmLogging } from "./logging.js";
+import type { AdviceRequest, AdviceResult, AgentReview, AgentReviewRequest, LlmPort, SummaryRequest } from "./port.js";
+import { ANALYZER_PROMPTS, reviewMessages } from "./review-prompt.js";
+import { applyReview } from "./review.js";
+import { AdviceSchema, AgentReviewSchema, CrossSummarySchema, SCHEMA_NAMES } from "./schemas.js";
+import { invokeStructured, LlmOutputError } from "./structured.js";
+import { USAGE_AGENT_KEY, UsageCollector } from "./usage.js";
+
+export interface LlmPortOptions {
+  /** SERVICE_LLM_TIMEOUT_MS: per-request time-out. */
+  timeoutMs: number;
+  /** SERVICE_LLM_MAX_RETRIES: the client's retries per call. */
+  maxRetries: number;
+  logger: Logger;
+  /** The response cache when config.cache is on; a fresh bounded LRU by default. */
+  cache?: LruLlmCache;
+  /** The HTTP client (the recorder's, or a replay). */
+  fetch?: typeof fetch;
+  /** Replaces the LLM logging set-up (tests inject a failing one). */
+  loggingSetup?: LlmLoggingSetup;
+  /** Where a failed logging set-up is printed. */
+  print?: (line: string) => void;
+}
+
+const AGENT_TEXT_LIMIT = 4000;
+
+/** The node's config (signal, callbacks) plus the agent the call's tokens are counted for. */
+function callConfig(config: LangGraphRunnableConfig, agent: string): RunnableConfig {
+  return { ...config, metadata: { ...config.metadata, [USAGE_AGENT_KEY]: agent } };
+}
+
+function cappedText(value: string): string {
+  const text = value.trim();
+  return text.length > AGENT_TEXT_LIMIT ? `${text.slice(0, AGENT_TEXT_LIMIT - 1)}…` : text;
+}
+
+function requiredText(value: string, what: string): string {
+  if (!value.trim()) throw new LlmOutputError(`the model returned an empty ${what}`);
+  return cappedText(value);
+}
+
+/** The LLM port on an OpenAI-compatible chat model (spec §2.3), built once at start-up. */
+export class OpenAiLlmPort implements LlmPort {
+  readonly model: ChatOpenAI;
+  /** null when config.cache is off. */
+  readonly cache: LruLlmCache | null;
+
+  constructor(private readonly config: LlmConfig, options: LlmPortOptions) {
+    this.cache = config.cache ? (options.cache ?? new LruLlmCache()) : null;
+    this.model = createChatModel(config, {
+      timeoutMs: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      cache: this.cache,
+      callbacks: setUpLlmLogging(options.logger, options.loggingSetup, options.print),
+      fetch: options.fetch,
+    });
+  }
+
+  async reviewAgent(req: AgentReviewRequest, config: LangGraphRunnableConfig): Promise<AgentReview> {
+    const entry = ANALYZER_PROMPTS[req.agentName];
+    if (!entry) throw new Error(`no review prompt for agent "${req.agentName}"`);
+    const out = await invokeStructured(this.model, AgentReviewSchema, SCHEMA_NAMES.review, reviewMessages(entry.prompt, req), callConfig(config, req.agentName));
+    return { findings: applyReview(req.findings, out, entry.kind), summary: out.summary.trim() ? cappedText(out.summary) : null };
+  }
+
+  async summarize(req: SummaryRequest, config: LangGraphRunnableConfig): Promise<string> {
+    const config_ = callConfig(config, AGENT_NAMES.integrate);
+    const out = await invokeStructured(this.model, CrossSummarySchema, SCHEMA_NAMES.summary, summaryMessages(req), config_);
+    return requiredText(out.summary, "summary");
+  }
+
+  async advise(req: AdviceRequest, config: LangGraphRunnableConfig): Promise<AdviceResult> {
+    const config_ = callConfig(config, AGENT_NAMES.advise);
+    const out = await invokeStructured(this.model, AdviceSchema, SCHEMA_NAMES.advice, adviceMessages(req), config_);
+    const byPriority = new Map(out.recommendations.map((r) => [Math.round(r.priority), r]));
+    const recommendations = req.recommendations.map((rec, i) => {
+      const reworded = byPriority.get(i + 1);
+      const action = reworded?.action.trim();
+      const rationale = reworded?.rationale.trim();
+      return { ...rec, action: action || rec.action, rationale: rationale || rec.rationale };
+    });
+    return { recommendations, advice: requiredText(out.advice, "advice") };
+  }
+
+  startUsage(): UsageCollector | null {
+    return this.config.trackUsage ? new UsageCollector() : null;
+  }
+
+  describe(language: Language): Record<string, unknown> {
+    return { mode: "llm", model: this.config.modelName, language: language.code, cache: this.config.cache, track_usage: this.config.trackUsage };
+  }
+}
+
+/** The port from the loaded configuration, or null in deterministic mode (no SERVICE_LLM_MODEL_NAME). */
+export function createLlmPort(config: LlmConfig | null, options: LlmPortOptions): OpenAiLlmPort | null {
+  return config ? new OpenAiLlmPort(config, options) : null;
+}
