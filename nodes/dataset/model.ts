@@ -1,0 +1,95 @@
+/** The internal model every dataset-statistics shape of ARTIFACTS.md is normalized into. */
+
+/** What kind of values a column holds, from its dtype or, failing that, from its statistics. */
+export type ColumnKind = "numeric" | "categorical" | "boolean" | "datetime" | "unknown";
+
+/** Statistics of one column (feature or target); null where the artifact did not say. */
+export interface ColumnStats {
+  name: string;
+  dtype: string | null;
+  kind: ColumnKind;
+  /** Non-missing values. */
+  count: number | null;
+  missing: number | null;
+  /** Missing share of all rows (0–1). */
+  missingFraction: number | null;
+  unique: number | null;
+  mean: number | null;
+  std: number | null;
+  min: number | null;
+  max: number | null;
+  p25: number | null;
+  p50: number | null;
+  p75: number | null;
+  top: string | null;
+  topFrequency: number | null;
+  /** Counts of NaN / ±Infinity values, when the client computed them. */
+  nanCount: number | null;
+  infCount: number | null;
+  /** Predictive power (PPS, mutual information or |correlation|) with the label, when given. */
+  labelPredictiveness: number | null;
+  /** MLflow ColSpec `required`: false means nullable. */
+  required: boolean | null;
+  /** Where the column came from, for evidence paths. */
+  path: string;
+}
+
+/** A count with its share, either of which may be unknown. */
+export interface CountShare {
+  count: number | null;
+  fraction: number | null;
+  path: string;
+}
+
+/** Per-channel pixel statistics of one split (image datasets). */
+export interface ChannelStats {
+  mean: number[];
+  std: number[];
+  path: string;
+}
+
+/** An MLflow logged dataset (`mlflow.data` Dataset entity), with its JSON strings decoded. */
+export interface MlflowDatasetInfo {
+  name: string | null;
+  digest: string | null;
+  sourceType: string | null;
+  source: string | null;
+  numRows: number | null;
+  /** "training", "validation", … from the mlflow.data.context tag or metadata. */
+  context: string | null;
+}
+
+/** Dataset statistics normalized from any of the shapes of ARTIFACTS.md. */
+export interface DatasetStats {
+  /** Request field the artifact came from, for evidence paths. */
+  field: string;
+  /** Which shapes were read, e.g. ["columns", "class_distribution"]; feeds describe(). */
+  shapes: string[];
+  datasetName: string | null;
+  task: string | null;
+  modality: string | null;
+  target: string | null;
+  /** metadata.split_strategy as given. */
+  splitStrategy: string | null;
+  /** Free metadata keys, kept for the language model. */
+  metadata: Record<string, unknown>;
+  /** Total rows when stated. */
+  numRows: number | null;
+  /** Canonical split name → rows. */
+  splitRows: Record<string, number>;
+  /** Canonical split name → label → count. */
+  classCounts: Record<string, Record<string, number>>;
+  /** Path of the class counts, for evidence: the class distribution, or the target column they were derived from. */
+  classPath: string;
+  columns: ColumnStats[];
+  duplicates: CountShare | null;
+  trainTestOverlap: CountShare | null;
+  conflictingLabels: CountShare | null;
+  labelIssues: CountShare | null;
+  /** Canonical split name → channel statistics. */
+  channels: Record<string, ChannelStats>;
+  mlflow: MlflowDatasetInfo | null;
+  /** Hints set by the client, e.g. metadata.batch_size or cv_folds. */
+  batchSize: number | null;
+  cvFolds: number | null;
+}
