@@ -6,6 +6,7 @@ import { createMetrics, type Metrics } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createAnalyseRouter } from "./routes/analyse.js";
 import { createHealthRouter } from "./routes/health.js";
+import { createKnowledgeRouter } from "./routes/knowledge.js";
 import type { ServiceRuntime } from "./runtime.js";
 
 export interface ServiceApp {
@@ -24,6 +25,17 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
   const admission = createAdmission(runtime.settings.SERVICE_MAX_CONCURRENT_ANALYSES);
   const metrics = createMetrics();
   metrics.addGauges(() => ({ analyses_in_flight: admission.inFlight }));
+  metrics.addGauges(() => {
+    const { cache } = runtime.knowledgeBase.stats();
+    return {
+      knowledge_cache_hits: cache.hits,
+      knowledge_cache_misses: cache.misses,
+      knowledge_cache_deduplicated: cache.deduplicated,
+      knowledge_cache_evictions: cache.evictions,
+      knowledge_cache_entries: cache.entries,
+      knowledge_cache_bytes: cache.bytes,
+    };
+  });
 
   app.use((req, res, next) => {
     const given = req.get("x-request-id");
@@ -46,6 +58,7 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
 
   app.use(createHealthRouter(runtime, admission));
   app.use(createAnalyseRouter(runtime, admission));
+  app.use(createKnowledgeRouter(runtime.knowledgeBase));
   const openapi = buildOpenApiDocument();
   app.get("/openapi.json", (_req, res) => {
     res.json(openapi);

@@ -1,6 +1,8 @@
 import { loadServiceSettings, type RawEnv, type ServiceSettings } from "../config/env.js";
 import { createLogger, type Logger } from "../config/logger.js";
 import { type AnalysisGraph, buildAnalysisGraph } from "../graph/build.js";
+import { createKnowledgeBase } from "../knowledge/create.js";
+import type { KnowledgeService } from "../knowledge/knowledge-base.js";
 import type { KnowledgePort } from "../knowledge/port.js";
 import { describeLlmConfig, type LlmConfig, loadLlmConfig } from "../llm/config.js";
 import type { LlmPort } from "../llm/port.js";
@@ -10,16 +12,13 @@ export interface ServiceRuntime {
   settings: Readonly<ServiceSettings>;
   llmConfig: LlmConfig | null;
   logger: Logger;
+  /** What the graph cites with (the knowledge base unless a test overrides it). */
   knowledge: KnowledgePort;
+  /** The knowledge base itself: GET /v1/knowledge and the cache counters of /metrics. */
+  knowledgeBase: KnowledgeService;
   llm: LlmPort | null;
   graph: AnalysisGraph;
 }
-
-/** Until the knowledge base is wired: findings pass through uncited. */
-const noKnowledge: KnowledgePort = {
-  citeFindings: async (findings) => findings,
-  describe: () => [],
-};
 
 export interface RuntimeOverrides {
   logger?: Logger;
@@ -33,12 +32,14 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
   const logger = overrides.logger ?? createLogger(settings.SERVICE_LOG_LEVEL);
   const { config: llmConfig, warnings } = loadLlmConfig(raw);
   for (const warning of warnings) logger.warn(warning);
+  const knowledgeBase = createKnowledgeBase({ settings, llmConfig, logger });
   logger.info("configuration loaded", { llm: describeLlmConfig(llmConfig), workers: settings.SERVICE_ANALYZER_WORKERS });
   return {
     settings,
     llmConfig,
     logger,
-    knowledge: overrides.knowledge ?? noKnowledge,
+    knowledge: overrides.knowledge ?? knowledgeBase,
+    knowledgeBase,
     llm: overrides.llm ?? null,
     graph: buildAnalysisGraph(settings),
   };
