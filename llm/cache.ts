@@ -32,6 +32,8 @@ export class LruLlmCache extends BaseCache<Generation[]> {
       maxSize: options.maxChars ?? LLM_CACHE_DEFAULTS.maxChars,
       sizeCalculation: (value) => Math.max(1, value.length),
       ttl: options.ttlMs ?? LLM_CACHE_DEFAULTS.ttlMs,
+      // Read the clock on every access instead of a timer-refreshed copy, so an injected clock is exact.
+      ttlResolution: 0,
       ...(options.clock && { perf: options.clock }),
     });
   }

@@ -28,7 +28,9 @@ export class LlmCallLog extends BaseCallbackHandler {
 
   override handleLLMEnd(output: LLMResult, runId: string, _p?: string, _t?: string[], extra?: Record<string, unknown>): void {
     const usage = ((output.generations[0]?.[0] as ChatGeneration | undefined)?.message as AIMessage | undefined)?.usage_metadata;
-    this.logger.debug("llm call", { ...this.finish(runId), cached: extra?.cached === true, input_tokens: usage?.input_tokens ?? null, output_tokens: usage?.output_tokens ?? null });
+    // Under `usage`: the logger redacts top-level keys that look like secrets ("…token…").
+    const counts = usage ? { input: usage.input_tokens, output: usage.output_tokens } : null;
+    this.logger.debug("llm call", { ...this.finish(runId), cached: extra?.cached === true, usage: counts });
   }
 
   override handleLLMError(err: unknown, runId: string): void {
