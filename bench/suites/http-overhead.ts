@@ -1,15 +1,10 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import autocannon from "autocannon";
 import { timedPost } from "../lib/http.js";
 import type { BenchProfile } from "../lib/options.js";
 import { type BenchResult, type BenchRow, ratioOf } from "../lib/result.js";
-import { freePort, ROOT, withService } from "../lib/service.js";
+import { readSampleRequest } from "../lib/sample.js";
+import { freePort, withService } from "../lib/service.js";
 import { quantile } from "../lib/stats.js";
-
-/** The benchmark request (4 artifacts, ~2k metric rows), copied from the project's public samples. */
-export const SAMPLE_REQUEST_PATH = join(ROOT, "bench", "fixtures", "full-image-classification.json");
-export const readSampleRequest = () => readFileSync(SAMPLE_REQUEST_PATH, "utf8");
 
 interface Load {
   p50: number;
