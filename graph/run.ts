@@ -2,6 +2,7 @@ import type { AnalysisContext } from "../artifacts/context.js";
 import type { AnalysisGraph } from "./build.js";
 import type { AnalysisDeps } from "./context.js";
 import { type AnalysisResponse, assembleResponse } from "./response.js";
+import type { AnalysisStateValue } from "./state.js";
 
 /** An analysis with `strict: true` in which some agent failed (spec §4 rule 2: a 500). */
 export class StrictModeError extends Error {
@@ -15,6 +16,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Extra LangChain callbacks (trace spans, streaming). */
   callbacks?: unknown[];
+  /** Receives, as the run goes, what nodes write to `config.writer` (progress of long parsers, downloads). */
+  onProgress?: (chunk: unknown) => void;
   /** Parallel analyzer branches per superstep; values below 2 are clamped (langgraphjs#2656) and the deps'
    * analyzerSlots limiter enforces the real bound. */
   workers: number;
@@ -27,15 +30,23 @@ export async function runAnalysis(
   deps: AnalysisDeps,
   options: RunOptions,
 ): Promise<AnalysisResponse> {
-  const state = await graph.invoke(
+  // One path for JSON and streaming clients: stream values (the last chunk is invoke's result) and custom writes.
+  const stream = await graph.stream(
     { context },
     {
       context: deps as unknown as Record<string, unknown>,
       signal: options.signal,
       maxConcurrency: Math.max(2, options.workers),
       callbacks: options.callbacks as never,
+      streamMode: ["values", "custom"],
     },
   );
+  let state: AnalysisStateValue | undefined;
+  for await (const [mode, chunk] of stream) {
+    if (mode === "custom") options.onProgress?.(chunk);
+    else state = chunk as AnalysisStateValue;
+  }
+  if (!state) throw new Error("the analysis graph produced no state");
   const response = assembleResponse(state, deps.llm ? {} : { llm: { mode: "deterministic", language: "en", note: languageNote(context) } });
   if (context.strict && Object.keys(response.error_messages).length > 0) throw new StrictModeError(response.error_messages);
   return response;

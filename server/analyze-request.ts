@@ -5,13 +5,20 @@ import type { AnalysisDeps } from "../graph/context.js";
 import { createLimiter } from "../graph/limiter.js";
 import type { AnalysisResponse } from "../graph/response.js";
 import { runAnalysis } from "../graph/run.js";
+import { collectDebugOutputs } from "./debug-outputs.js";
+import { progressEvent, type RunEventSink, spanEvents } from "./run-events.js";
 import type { ServiceRuntime } from "./runtime.js";
+import { SpanCollector } from "./trace.js";
 
 export interface AnalyzeOptions {
   requestId: string;
   logger: Logger;
   signal: AbortSignal;
   callbacks?: unknown[];
+  /** Receives the run's events as they happen (node spans, progress): the SSE stream. */
+  onEvent?: RunEventSink;
+  /** Adds the debug outputs (trace, curves) whatever the request says: the HTML report shows them. */
+  debugOutputs?: boolean;
 }
 
 /** A request must name something to analyze: inline artifacts or a tracking-server reference. */
@@ -38,7 +45,19 @@ export async function analyzeRequest(runtime: ServiceRuntime, body: unknown, opt
   };
   options.logger.info("analysis started", { artifacts: context.artifacts.map((a) => a.field), language: context.language.code });
   const started = performance.now();
-  const response = await runAnalysis(runtime.graph, context, deps, { signal: options.signal, workers, callbacks: options.callbacks });
+  const emit = options.onEvent ?? (() => {});
+  const spans = new SpanCollector(spanEvents(emit));
+  emit({ type: "run_started", request_id: options.requestId, artifacts: context.artifacts.map((a) => a.field) });
+  let response = await runAnalysis(runtime.graph, context, deps, {
+    signal: options.signal,
+    workers,
+    callbacks: [spans, ...(options.callbacks ?? [])],
+    onProgress: (chunk) => emit(progressEvent(chunk)),
+  });
+  if (context.trace || options.debugOutputs) {
+    const debug = await collectDebugOutputs(spans.spans, context, deps, options.signal);
+    response = { ...response, additional_outputs: { ...response.additional_outputs, ...debug } };
+  }
   options.logger.info("analysis finished", { ms: Math.round(performance.now() - started), errors: Object.keys(response.error_messages) });
   return response;
 }

@@ -5,7 +5,10 @@ import { errorMiddleware, ServiceError } from "./errors.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createAnalyseRouter } from "./routes/analyse.js";
+import { createDebugRouter } from "./routes/debug.js";
+import { createGraphRouter } from "./routes/graph.js";
 import { createHealthRouter } from "./routes/health.js";
+import { createReportRouter } from "./routes/report.js";
 import { createKnowledgeRouter } from "./routes/knowledge.js";
 import type { ServiceRuntime } from "./runtime.js";
 
@@ -58,6 +61,9 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
 
   app.use(createHealthRouter(runtime, admission));
   app.use(createAnalyseRouter(runtime, admission));
+  app.use(createReportRouter(runtime, admission));
+  app.use(createGraphRouter(runtime.graph));
+  app.use(createDebugRouter(runtime.settings.SERVICE_MAX_BODY_BYTES));
   app.use(createKnowledgeRouter(runtime.knowledgeBase));
   const openapi = buildOpenApiDocument();
   app.get("/openapi.json", (_req, res) => {

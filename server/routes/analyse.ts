@@ -6,6 +6,7 @@ import type { Admission } from "../admission.js";
 import { analyzeRequest } from "../analyze-request.js";
 import { ServiceError } from "../errors.js";
 import type { ServiceRuntime } from "../runtime.js";
+import { createEventStream, wantsEventStream } from "../sse.js";
 
 /** The body as text, whatever the content type (curl -d sends form encoding), parsed tolerantly below. */
 export function rawBody(limit: number) {
@@ -39,20 +40,23 @@ export function timeoutAware(err: unknown, signal: AbortSignal, timeoutMs: numbe
   return err;
 }
 
-/** POST /v1/analyse and its alias /v1/analyze. */
+/** POST /v1/analyse and its alias /v1/analyze: JSON, or server-sent events with `Accept: text/event-stream`. */
 export function createAnalyseRouter(runtime: ServiceRuntime, admission: Admission): Router {
   const router = Router();
   const timeoutMs = runtime.settings.SERVICE_REQUEST_TIMEOUT_MS;
   router.post(["/v1/analyse", "/v1/analyze"], admission.middleware, rawBody(runtime.settings.SERVICE_MAX_BODY_BYTES), async (req, res, next) => {
     const signal = requestSignal(req, res, timeoutMs);
+    const stream = wantsEventStream(req) ? createEventStream(res) : null;
     try {
       const body = parseBody(req.body);
       const response = await analyzeRequest(runtime, body, {
         requestId: res.locals.requestId as string,
         logger: res.locals.logger as Logger,
         signal,
+        onEvent: stream ? ({ type, ...data }) => stream.send(type, data) : undefined,
       });
-      res.json(response);
+      if (stream) stream.end("result", response);
+      else res.json(response);
     } catch (err) {
       next(timeoutAware(err, signal, timeoutMs));
     }

@@ -1,0 +1,85 @@
+import { readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import express, { Router } from "express";
+import { formatPath } from "../../artifacts/request.js";
+import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
+import { REPORT_CSS, renderReport } from "../../report/render.js";
+import { ReportInputSchema } from "../../report/schema.js";
+import { ServiceError } from "../errors.js";
+import { rawBody } from "./analyse.js";
+
+const WEB_DIR = fileURLToPath(new URL("../../web/", import.meta.url));
+const SAMPLES_DIR = fileURLToPath(new URL("../../test/fixtures/samples/", import.meta.url));
+const MERMAID_BUNDLE = createRequire(import.meta.url).resolve("mermaid/dist/mermaid.min.js");
+
+/**
+ * Every resource of the page comes from this server (no CDN, no inline script); `connect-src 'self'` means the
+ * page cannot send anything elsewhere even if a library tried. Mermaid writes inline styles into its SVG.
+ */
+const DEBUG_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const SAMPLE_NAME = /^[a-z0-9][a-z0-9-]*\.json$/;
+
+/** The sample requests shipped with the repository (public, written for this project), by file name. */
+function listSamples(): string[] {
+  try {
+    return readdirSync(SAMPLES_DIR).filter((f) => SAMPLE_NAME.test(f)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** GET /debug (the page), its assets and sample requests, and POST /debug/report (a response → report HTML). */
+export function createDebugRouter(maxBodyBytes: number): Router {
+  const router = Router();
+  const samples = listSamples();
+  const noStore = { "cache-control": "no-cache" };
+
+  router.get("/debug", (_req, res) => {
+    res.set({ "content-security-policy": DEBUG_CSP, ...noStore }).sendFile("index.html", { root: WEB_DIR });
+  });
+  router.get("/debug/assets/mermaid.min.js", (_req, res) => {
+    res.sendFile(MERMAID_BUNDLE, { maxAge: "1d" });
+  });
+  router.get("/debug/assets/report.css", (_req, res) => {
+    res.type("text/css").set(noStore).send(REPORT_CSS);
+  });
+  router.use("/debug/assets", express.static(WEB_DIR, { index: false, setHeaders: (res) => res.set(noStore) }));
+
+  router.get("/debug/samples", (_req, res) => {
+    res.json(samples.map((file) => ({ name: file.replace(/\.json$/, ""), file })));
+  });
+  router.get("/debug/samples/:file", (req, res) => {
+    const file = req.params.file;
+    if (!samples.includes(file)) throw new ServiceError("NOT_FOUND", 404, `no sample request named ${JSON.stringify(file)}; GET /debug/samples lists them`);
+    // Served as text: one sample holds a bare NaN, as Python writes it, which the analyse route accepts.
+    res.type("application/json").sendFile(file, { root: SAMPLES_DIR });
+  });
+
+  router.post("/debug/report", rawBody(maxBodyBytes), (req, res) => {
+    let body: unknown;
+    try {
+      body = parseTolerantJson(String(req.body));
+    } catch (err) {
+      throw new ServiceError("BAD_REQUEST", 400, `(body): invalid JSON: ${(err as Error).message}`);
+    }
+    const parsed = ReportInputSchema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ServiceError("BAD_REQUEST", 400, `${formatPath(issue.path)}: ${issue.message}; expected an analysis response`);
+    }
+    res.type("text/html; charset=utf-8").send(renderReport(parsed.data).text);
+  });
+  return router;
+}
