@@ -108,3 +108,19 @@ export async function runWorker<T>(script: string, args: string[], options: Spaw
   }
   return message;
 }
+
+/** Runs a command to completion (tracked like the rest) and resolves with its stdout; rejects on a non-zero exit. */
+export async function runCommand(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<string> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  live.add(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+  child.stderr!.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+  const timer = setTimeout(() => killGroup(child, "SIGKILL"), options.timeoutMs);
+  const [code, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  live.delete(child);
+  if (code !== 0) throw new Error(`${command} ${args.join(" ")} failed (${code ?? signal}): ${stderr.trim().slice(-500)}`);
+  return stdout;
+}
