@@ -1,0 +1,422 @@
+import { PyBytes, PyCall, PyDict, PyGlobal, PyPersistent, PySet, PyTuple, PyUnknown, type PyValue } from "./pickle-values.js";
+
+/** One import a pickle makes: what a real unpickler would import and hand to REDUCE/BUILD/NEWOBJ. */
+export interface ImportedGlobal {
+  module: string;
+  name: string;
+  opcode: "GLOBAL" | "INST" | "STACK_GLOBAL";
+  /** Byte offset of the opcode in the pickle. */
+  offset: number;
+}
+
+/** What reading one pickle (up to its STOP) found. */
+export interface PickleRead {
+  value: PyValue;
+  /** Offset just past STOP, or where reading stopped on an error. */
+  end: number;
+  protocol: number;
+  globals: ImportedGlobal[];
+  /** EXT1/EXT2/EXT4 codes: they import through the copyreg extension registry, so their target is unknown. */
+  extCodes: number[];
+  /** Why the pickle could not be read to its STOP, or null. */
+  error: string | null;
+}
+
+/** Byte payloads above this size are skipped, not copied: the reader keeps only their length and offset. */
+const KEEP_BYTES = 1 << 16;
+const MAX_OPS = 50_000_000;
+
+class PickleFormatError extends Error {}
+
+/** A little-endian cursor over the pickle's bytes. */
+class Cursor {
+  pos: number;
+  private readonly view: DataView;
+  constructor(readonly bytes: Uint8Array, start: number) {
+    this.pos = start;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  need(n: number): number {
+    if (n < 0 || this.pos + n > this.bytes.length) throw new PickleFormatError(`pickle truncated at byte ${this.pos}`);
+    const at = this.pos;
+    this.pos += n;
+    return at;
+  }
+  u8(): number {
+    return this.bytes[this.need(1)]!;
+  }
+  u16(): number {
+    return this.view.getUint16(this.need(2), true);
+  }
+  i32(): number {
+    return this.view.getInt32(this.need(4), true);
+  }
+  u32(): number {
+    return this.view.getUint32(this.need(4), true);
+  }
+  u64(): number {
+    const at = this.need(8);
+    return this.view.getUint32(at, true) + this.view.getUint32(at + 4, true) * 4294967296;
+  }
+  f64be(): number {
+    return this.view.getFloat64(this.need(8), false);
+  }
+  take(n: number): Uint8Array {
+    const at = this.need(n);
+    return this.bytes.subarray(at, at + n);
+  }
+  line(): string {
+    const end = this.bytes.indexOf(0x0a, this.pos);
+    if (end < 0) throw new PickleFormatError(`unterminated line at byte ${this.pos}`);
+    const text = Buffer.from(this.bytes.subarray(this.pos, end)).toString("latin1");
+    this.pos = end + 1;
+    return text;
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: false });
+
+/** Two's-complement little-endian integer of any length (LONG1/LONG4), as a (possibly rounded) number. */
+function decodeLong(b: Uint8Array): number {
+  if (b.length === 0) return 0;
+  let v = 0;
+  for (let i = b.length - 1; i >= 0; i--) v = v * 256 + b[i]!;
+  return b[b.length - 1]! & 0x80 ? v - 2 ** (8 * b.length) : v;
+}
+
+/** Protocol-0 STRING argument: a quoted Python literal; escapes other than \\n, \\t, \\', \\\\ are kept raw. */
+function unquote(text: string): string {
+  const q = text[0];
+  const body = (q === "'" || q === '"') && text.endsWith(q) ? text.slice(1, -1) : text;
+  return body.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c));
+}
+
+/**
+ * Reads one pickle without executing it: a stack machine over every opcode of protocols 0–5 that builds inert
+ * values. It is tolerant by design (a stack underflow yields a PyUnknown rather than an exception) so that a
+ * hostile or damaged pickle still has all of its imports listed.
+ */
+export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
+  const cur = new Cursor(bytes, start);
+  // CPython's model: MARK moves the current stack onto a metastack and starts an empty one.
+  let stack: PyValue[] = [];
+  const metastack: PyValue[][] = [];
+  const memo = new Map<number, PyValue>();
+  const globals: ImportedGlobal[] = [];
+  const extCodes: number[] = [];
+  let protocol = 0;
+  let opStart = start;
+
+  const pop = (): PyValue => (stack.length > 0 ? stack.pop()! : new PyUnknown("stack underflow"));
+  const top = (): PyValue => (stack.length > 0 ? stack.at(-1)! : new PyUnknown("stack underflow"));
+  const popMark = (): PyValue[] => {
+    const items = stack;
+    stack = metastack.pop() ?? [];
+    return items;
+  };
+  const push = (v: PyValue) => stack.push(v);
+  const importGlobal = (module: string, name: string, opcode: ImportedGlobal["opcode"]) => {
+    globals.push({ module, name, opcode, offset: opStart });
+    return new PyGlobal(module, name);
+  };
+  const call = (callee: PyValue, args: PyValue, kwargs: PyValue | null = null): PyValue => {
+    const list = args instanceof PyTuple ? args.items : Array.isArray(args) ? args : [args];
+    // OrderedDict() and dict() are containers: give them real dict semantics for SETITEMS.
+    if (callee instanceof PyGlobal && list.length === 0 && (callee.qualified === "collections.OrderedDict" || callee.qualified === "builtins.dict")) {
+      return new PyDict(callee.qualified);
+    }
+    return new PyCall(callee, list, kwargs);
+  };
+  const setItems = (target: PyValue, pairs: PyValue[]) => {
+    for (let i = 0; i + 1 < pairs.length; i += 2) {
+      const pair: [PyValue, PyValue] = [pairs[i]!, pairs[i + 1]!];
+      if (target instanceof PyDict) target.entries.push(pair);
+      else if (target instanceof PyCall) target.items.push(pair);
+    }
+  };
+  const append = (target: PyValue, items: PyValue[]) => {
+    if (Array.isArray(target)) target.push(...items);
+    else if (target instanceof PyCall) target.appended.push(...items);
+    else if (target instanceof PySet) target.items.push(...items);
+  };
+  const bytesValue = (n: number): PyBytes => {
+    const at = cur.need(n);
+    return new PyBytes(n, n <= KEEP_BYTES ? bytes.subarray(at, at + n) : null, at);
+  };
+  const memoGet = (key: number): PyValue => memo.get(key) ?? new PyUnknown(`memo ${key} not set`);
+
+  try {
+    for (let ops = 0; ops < MAX_OPS; ops++) {
+      opStart = cur.pos;
+      const op = cur.u8();
+      switch (op) {
+        case 0x80: // PROTO
+          protocol = cur.u8();
+          break;
+        case 0x95: // FRAME: only a size hint
+          cur.u64();
+          break;
+        case 0x2e: // STOP
+          return { value: pop(), end: cur.pos, protocol, globals, extCodes, error: null };
+        case 0x28: // MARK
+          metastack.push(stack);
+          stack = [];
+          break;
+        case 0x30: // POP
+          if (stack.length > 0) stack.pop();
+          else popMark();
+          break;
+        case 0x31: // POP_MARK
+          popMark();
+          break;
+        case 0x32: // DUP
+          push(top());
+          break;
+        case 0x4e: // NONE
+          push(null);
+          break;
+        case 0x88: // NEWTRUE
+          push(true);
+          break;
+        case 0x89: // NEWFALSE
+          push(false);
+          break;
+        case 0x49: {
+          // INT: "01"/"00" are True/False in protocol 0
+          const text = cur.line();
+          push(text === "01" ? true : text === "00" ? false : Number.parseInt(text, 10));
+          break;
+        }
+        case 0x4a: // BININT
+          push(cur.i32());
+          break;
+        case 0x4b: // BININT1
+          push(cur.u8());
+          break;
+        case 0x4d: // BININT2
+          push(cur.u16());
+          break;
+        case 0x4c: // LONG
+          push(Number(cur.line().replace(/L$/, "")));
+          break;
+        case 0x8a: // LONG1
+          push(decodeLong(cur.take(cur.u8())));
+          break;
+        case 0x8b: // LONG4
+          push(decodeLong(cur.take(cur.i32())));
+          break;
+        case 0x46: // FLOAT
+          push(Number.parseFloat(cur.line()));
+          break;
+        case 0x47: // BINFLOAT
+          push(cur.f64be());
+          break;
+        case 0x53: // STRING
+          push(unquote(cur.line()));
+          break;
+        case 0x54: // BINSTRING
+          push(Buffer.from(cur.take(cur.i32())).toString("latin1"));
+          break;
+        case 0x55: // SHORT_BINSTRING
+          push(Buffer.from(cur.take(cur.u8())).toString("latin1"));
+          break;
+        case 0x56: // UNICODE (raw-unicode-escape)
+          push(cur.line().replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))));
+          break;
+        case 0x58: // BINUNICODE
+          push(utf8.decode(cur.take(cur.u32())));
+          break;
+        case 0x8c: // SHORT_BINUNICODE
+          push(utf8.decode(cur.take(cur.u8())));
+          break;
+        case 0x8d: // BINUNICODE8
+          push(utf8.decode(cur.take(cur.u64())));
+          break;
+        case 0x42: // BINBYTES
+          push(bytesValue(cur.u32()));
+          break;
+        case 0x43: // SHORT_BINBYTES
+          push(bytesValue(cur.u8()));
+          break;
+        case 0x8e: // BINBYTES8
+        case 0x96: // BYTEARRAY8
+          push(bytesValue(cur.u64()));
+          break;
+        case 0x97: // NEXT_BUFFER: out-of-band data we do not have
+          push(new PyUnknown("out-of-band buffer"));
+          break;
+        case 0x98: // READONLY_BUFFER
+          break;
+        case 0x29: // EMPTY_TUPLE
+          push(new PyTuple([]));
+          break;
+        case 0x74: // TUPLE
+          push(new PyTuple(popMark()));
+          break;
+        case 0x85: // TUPLE1
+          push(new PyTuple([pop()]));
+          break;
+        case 0x86: {
+          // TUPLE2
+          const b = pop();
+          push(new PyTuple([pop(), b]));
+          break;
+        }
+        case 0x87: {
+          // TUPLE3
+          const c = pop();
+          const b = pop();
+          push(new PyTuple([pop(), b, c]));
+          break;
+        }
+        case 0x5d: // EMPTY_LIST
+          push([]);
+          break;
+        case 0x6c: // LIST
+          push(popMark());
+          break;
+        case 0x7d: // EMPTY_DICT
+          push(new PyDict());
+          break;
+        case 0x64: {
+          // DICT
+          const d = new PyDict();
+          setItems(d, popMark());
+          push(d);
+          break;
+        }
+        case 0x8f: // EMPTY_SET
+          push(new PySet([], false));
+          break;
+        case 0x91: // FROZENSET
+          push(new PySet(popMark(), true));
+          break;
+        case 0x90: {
+          // ADDITEMS
+          const items = popMark();
+          append(top(), items);
+          break;
+        }
+        case 0x61: {
+          // APPEND
+          const v = pop();
+          append(top(), [v]);
+          break;
+        }
+        case 0x65: {
+          // APPENDS
+          const items = popMark();
+          append(top(), items);
+          break;
+        }
+        case 0x73: {
+          // SETITEM
+          const v = pop();
+          const k = pop();
+          setItems(top(), [k, v]);
+          break;
+        }
+        case 0x75: {
+          // SETITEMS
+          const items = popMark();
+          setItems(top(), items);
+          break;
+        }
+        case 0x70: // PUT
+          memo.set(Number.parseInt(cur.line(), 10), top());
+          break;
+        case 0x71: // BINPUT
+          memo.set(cur.u8(), top());
+          break;
+        case 0x72: // LONG_BINPUT
+          memo.set(cur.u32(), top());
+          break;
+        case 0x94: // MEMOIZE
+          memo.set(memo.size, top());
+          break;
+        case 0x67: // GET
+          push(memoGet(Number.parseInt(cur.line(), 10)));
+          break;
+        case 0x68: // BINGET
+          push(memoGet(cur.u8()));
+          break;
+        case 0x6a: // LONG_BINGET
+          push(memoGet(cur.u32()));
+          break;
+        case 0x63: {
+          // GLOBAL
+          const module = cur.line();
+          push(importGlobal(module, cur.line(), "GLOBAL"));
+          break;
+        }
+        case 0x93: {
+          // STACK_GLOBAL: operands usually strings, possibly fetched from the memo; anything else is unknown
+          const name = pop();
+          const module = pop();
+          push(importGlobal(typeof module === "string" ? module : "unknown", typeof name === "string" ? name : "unknown", "STACK_GLOBAL"));
+          break;
+        }
+        case 0x69: {
+          // INST: import and call with the marked items
+          const module = cur.line();
+          const g = importGlobal(module, cur.line(), "INST");
+          push(call(g, new PyTuple(popMark())));
+          break;
+        }
+        case 0x6f: {
+          // OBJ: the callee is the first marked item
+          const items = popMark();
+          push(call(items[0] ?? new PyUnknown("OBJ without class"), new PyTuple(items.slice(1))));
+          break;
+        }
+        case 0x52: {
+          // REDUCE
+          const args = pop();
+          push(call(pop(), args));
+          break;
+        }
+        case 0x81: {
+          // NEWOBJ
+          const args = pop();
+          push(call(pop(), args));
+          break;
+        }
+        case 0x92: {
+          // NEWOBJ_EX
+          const kwargs = pop();
+          const args = pop();
+          push(call(pop(), args, kwargs));
+          break;
+        }
+        case 0x62: {
+          // BUILD
+          const state = pop();
+          const target = top();
+          if (target instanceof PyCall || target instanceof PyDict) target.state = state;
+          break;
+        }
+        case 0x50: // PERSID
+          push(new PyPersistent(cur.line()));
+          break;
+        case 0x51: // BINPERSID
+          push(new PyPersistent(pop()));
+          break;
+        case 0x82: // EXT1
+        case 0x83: // EXT2
+        case 0x84: {
+          // EXT4
+          const code = op === 0x82 ? cur.u8() : op === 0x83 ? cur.u16() : cur.i32();
+          extCodes.push(code);
+          push(new PyUnknown(`extension ${code}`));
+          break;
+        }
+        default:
+          throw new PickleFormatError(`unknown opcode 0x${op.toString(16).padStart(2, "0")} at byte ${opStart}`);
+      }
+    }
+    throw new PickleFormatError(`more than ${MAX_OPS} opcodes`);
+  } catch (err) {
+    if (!(err instanceof PickleFormatError)) throw err;
+    return { value: new PyUnknown(err.message), end: cur.pos, protocol, globals, extCodes, error: err.message };
+  }
+}

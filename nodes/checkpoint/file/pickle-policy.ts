@@ -1,0 +1,140 @@
+/**
+ * Which imported globals are dangerous, safe or merely suspicious. The dangerous lists follow picklescan's
+ * `_unsafe_globals` and modelscan's `unsafe_globals` (FORMATS.md §6.4); a submodule of a whole-module entry is
+ * dangerous too. The safe list is picklescan's plus the containers ordinary training checkpoints carry.
+ */
+
+export type GlobalSafety = "dangerous" | "suspicious" | "safe";
+
+/** Why a dangerous global is dangerous, for the finding's text and for tests. */
+export type DangerClass =
+  | "process" // spawns a shell or process
+  | "code" // evaluates or compiles code
+  | "network" // opens a connection or a browser
+  | "filesystem" // reads, writes or deletes files
+  | "nested_pickle" // unpickles more data, out of sight of this scan
+  | "call_gadget" // builds a callable from attributes (partial, attrgetter…)
+  | "interpreter" // reaches the interpreter, debugger or native code
+  | "package" // installs packages
+  | "unresolved"; // the import could not be resolved statically
+
+const WHOLE_MODULES: Record<string, DangerClass> = {
+  os: "process", posix: "process", nt: "process", subprocess: "process", _posixsubprocess: "process", pty: "process",
+  commands: "process", multiprocessing: "process", signal: "process",
+  runpy: "code", code: "code", codeop: "code", importlib: "code", marshal: "code",
+  socket: "network", ssl: "network", httplib: "network", "http.client": "network", "requests.api": "network",
+  requests: "network", httpx: "network", urllib3: "network", "urllib.request": "network", urllib2: "network",
+  aiohttp: "network", webbrowser: "network", ftplib: "network", smtplib: "network", telnetlib: "network",
+  poplib: "network", "xmlrpc.client": "network", asyncio: "network",
+  shutil: "filesystem", tempfile: "filesystem", distutils: "filesystem",
+  pickle: "nested_pickle", _pickle: "nested_pickle", cPickle: "nested_pickle", dill: "nested_pickle",
+  cloudpickle: "nested_pickle", joblib: "nested_pickle", shelve: "nested_pickle",
+  sys: "interpreter", pdb: "interpreter", bdb: "interpreter", ctypes: "interpreter", _ctypes: "interpreter",
+  timeit: "interpreter", cProfile: "interpreter", profile: "interpreter", pydoc: "interpreter", gc: "interpreter",
+  _osx_support: "interpreter", _aix_support: "interpreter", _pyrepl: "interpreter", test: "interpreter",
+  uuid: "process", "numpy.f2py": "code", "numpy.testing._private.utils": "process",
+  pip: "package", ensurepip: "package", venv: "package", setuptools: "package",
+};
+
+const BUILTIN_DANGEROUS = new Set([
+  "eval", "exec", "execfile", "compile", "getattr", "setattr", "delattr", "apply", "open", "breakpoint",
+  "__import__", "input", "globals", "locals", "vars",
+]);
+
+const NAMED: Record<string, DangerClass> = {
+  "functools.partial": "call_gadget", "_functools.partial": "call_gadget",
+  "operator.attrgetter": "call_gadget", "operator.itemgetter": "call_gadget", "operator.methodcaller": "call_gadget",
+  "_operator.attrgetter": "call_gadget", "_operator.itemgetter": "call_gadget", "_operator.methodcaller": "call_gadget",
+  "types.CodeType": "code", "types.FunctionType": "code", "pkgutil.resolve_name": "code",
+  "doctest.debug_script": "code", "trace.Trace.run": "code", "trace.Trace.runctx": "code",
+  "logging.FileHandler": "filesystem", "_io.FileIO": "filesystem", "io.FileIO": "filesystem", "io.open": "filesystem",
+  "imaplib.IMAP4_stream": "process", "ensurepip._run_pip": "package",
+  "torch.serialization.load": "nested_pickle", "torch.load": "nested_pickle", "numpy.load": "nested_pickle",
+  "torch._inductor.codecache.compile_file": "code", "torch.jit.unsupported_tensor_ops.execWrapper": "code",
+  "torch._dynamo.guards.GuardBuilder.get": "code",
+  "torch.fx.experimental.symbolic_shapes.ShapeEnv.evaluate_guards_expression": "code",
+  "torch.utils._config_module.ConfigModule.load_config": "code", "torch.utils.collect_env.run": "process",
+  "torch.utils.data.datapipes.utils.decoder.basichandlers": "nested_pickle",
+};
+
+/** Prefix entries: everything under them is dangerous (picklescan lists them with `*`). */
+const DANGEROUS_PREFIXES: Array<[string, DangerClass]> = [
+  ["torch.utils.bottleneck.__main__", "code"],
+  ["idlelib", "code"],
+  ["lib2to3", "code"],
+];
+
+const SAFE = new Set([
+  "collections.OrderedDict", "collections.Counter", "collections.defaultdict", "collections.deque",
+  "builtins.set", "builtins.frozenset", "builtins.bytearray", "builtins.bytes", "builtins.complex", "builtins.slice",
+  "builtins.range", "builtins.dict", "builtins.list", "builtins.tuple", "builtins.int", "builtins.float",
+  "builtins.str", "builtins.bool", "builtins.object", "__builtin__.set", "__builtin__.object",
+  "_codecs.encode", "copyreg._reconstructor", "copy_reg._reconstructor",
+  "torch.Size", "torch.Tensor", "torch.device", "torch.nn.parameter.Parameter", "torch.serialization._get_layout",
+  "torch._tensor._rebuild_from_type_v2", "torch.torch_version.TorchVersion",
+  "numpy.ndarray", "numpy.dtype", "numpy.core.multiarray._reconstruct", "numpy._core.multiarray._reconstruct",
+  "numpy.core.multiarray.scalar", "numpy._core.multiarray.scalar",
+  // Containers Lightning writes for hyperparameters and callback state: dict/attribute holders whose
+  // construction and __setstate__ only store values.
+  "lightning.fabric.utilities.data.AttributeDict", "lightning_fabric.utilities.data.AttributeDict",
+  "pytorch_lightning.utilities.parsing.AttributeDict", "argparse.Namespace",
+  "omegaconf.dictconfig.DictConfig", "omegaconf.listconfig.ListConfig", "omegaconf.base.ContainerMetadata",
+  "omegaconf.base.Metadata", "typing.Any", "pathlib.PosixPath", "pathlib.WindowsPath", "pathlib.Path",
+  "datetime.datetime", "datetime.date", "datetime.timedelta",
+]);
+
+const TORCH_DTYPES = new Set([
+  "float32", "float", "float64", "double", "float16", "half", "bfloat16", "int8", "uint8", "int16", "short", "int32",
+  "int", "int64", "long", "bool", "complex32", "complex64", "cfloat", "complex128", "cdouble", "float8_e4m3fn",
+  "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "uint16", "uint32", "uint64",
+]);
+
+/** torch.load(weights_only=True)'s default allowlist (torch ≥ 2.4, `_get_allowed_globals`), approximately. */
+const WEIGHTS_ONLY = new Set([
+  "collections.OrderedDict", "collections.Counter", "torch.nn.parameter.Parameter", "torch.serialization._get_layout",
+  "torch.Size", "torch.Tensor", "torch.device", "torch._tensor._rebuild_from_type_v2", "_codecs.encode",
+  "builtins.set", "builtins.frozenset", "builtins.bytearray", "builtins.complex",
+]);
+
+function isTorchStorageOrRebuild(module: string, name: string): boolean {
+  return (
+    (module === "torch" && (name.endsWith("Storage") || TORCH_DTYPES.has(name) || name.endsWith("Tensor"))) ||
+    (module === "torch.storage" && (name === "UntypedStorage" || name === "TypedStorage")) ||
+    (module === "torch._utils" && name.startsWith("_rebuild_"))
+  );
+}
+
+export interface GlobalVerdict {
+  safety: GlobalSafety;
+  danger: DangerClass | null;
+  /** torch.load(weights_only=True) would accept this global. */
+  weightsOnly: boolean;
+}
+
+function dangerOf(module: string, name: string): DangerClass | null {
+  if (module === "unknown" || name === "unknown") return "unresolved";
+  if ((module === "builtins" || module === "__builtin__" || module === "__builtins__") && BUILTIN_DANGEROUS.has(name)) return "code";
+  const qualified = `${module}.${name}`;
+  const named = NAMED[qualified];
+  if (named) return named;
+  for (const [prefix, cls] of DANGEROUS_PREFIXES) if (qualified === prefix || qualified.startsWith(`${prefix}.`)) return cls;
+  // `os.path` is a submodule of `os`: walk up the dotted module path.
+  const parts = module.split(".");
+  for (let i = parts.length; i > 0; i--) {
+    const cls = WHOLE_MODULES[parts.slice(0, i).join(".")];
+    if (cls) return cls;
+  }
+  return null;
+}
+
+/** Classifies one imported global. */
+export function classifyGlobal(module: string, name: string): GlobalVerdict {
+  const danger = dangerOf(module, name);
+  const qualified = `${module}.${name}`;
+  const torchSafe = isTorchStorageOrRebuild(module, name);
+  return {
+    safety: danger ? "dangerous" : torchSafe || SAFE.has(qualified) ? "safe" : "suspicious",
+    danger,
+    weightsOnly: !danger && (torchSafe || WEIGHTS_ONLY.has(qualified)),
+  };
+}

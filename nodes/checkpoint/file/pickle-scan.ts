@@ -1,0 +1,69 @@
+import { type ImportedGlobal, type PickleRead, readPickle } from "./pickle-machine.js";
+import { classifyGlobal, type GlobalVerdict } from "./pickle-policy.js";
+
+/** One distinct global a pickle imports, with its verdict and how often it is imported. */
+export interface ScannedGlobal extends GlobalVerdict {
+  module: string;
+  name: string;
+  opcode: ImportedGlobal["opcode"];
+  count: number;
+}
+
+/** The safety scan of one pickle stream (a file, or a `.pkl` entry inside a zip). */
+export interface PickleReport {
+  /** Where the pickle is: the file name or the zip entry name. */
+  entry: string;
+  bytes: number;
+  /** Pickles read one after another in the stream (legacy torch files hold five). */
+  pickles: number;
+  protocol: number;
+  globals: ScannedGlobal[];
+  extCodes: number[];
+  /** Why the first pickle could not be read to its STOP, or null. */
+  error: string | null;
+  /** Only a prefix of the stream was scanned (it was larger than the scan keeps in memory). */
+  partial: boolean;
+}
+
+/**
+ * Reads every pickle in `bytes`, one after another (a hostile file may hide a second pickle after the first
+ * STOP), and lists their imports. Reading stops at the end of the data, after `maxPickles`, or when a later
+ * pickle fails to parse (trailing data, e.g. legacy torch storages); its imports up to there still count.
+ */
+export function scanPickles(bytes: Uint8Array, entry: string, options: { maxPickles?: number; partial?: boolean } = {}): { report: PickleReport; reads: PickleRead[] } {
+  const reads: PickleRead[] = [];
+  let at = 0;
+  while (at < bytes.length && reads.length < (options.maxPickles ?? 64)) {
+    const read = readPickle(bytes, at);
+    if (read.error && reads.length > 0) {
+      if (read.globals.length > 0 || read.extCodes.length > 0) reads.push(read);
+      break;
+    }
+    reads.push(read);
+    if (read.error || read.end <= at) break;
+    at = read.end;
+  }
+  return { report: summarize(entry, bytes.length, reads, options.partial ?? false), reads };
+}
+
+function summarize(entry: string, size: number, reads: readonly PickleRead[], partial: boolean): PickleReport {
+  const byName = new Map<string, ScannedGlobal>();
+  for (const read of reads) {
+    for (const g of read.globals) {
+      const key = `${g.module}\n${g.name}`;
+      const seen = byName.get(key);
+      if (seen) seen.count++;
+      else byName.set(key, { module: g.module, name: g.name, opcode: g.opcode, count: 1, ...classifyGlobal(g.module, g.name) });
+    }
+  }
+  return {
+    entry,
+    bytes: size,
+    pickles: reads.filter((r) => !r.error).length,
+    protocol: reads[0]?.protocol ?? 0,
+    globals: [...byName.values()],
+    extCodes: reads.flatMap((r) => r.extCodes),
+    error: reads[0]?.error ?? null,
+    partial,
+  };
+}

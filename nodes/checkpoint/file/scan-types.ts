@@ -1,0 +1,55 @@
+import type { DType } from "./dtypes.js";
+import type { LightningState } from "./lightning.js";
+import type { PickleReport } from "./pickle-scan.js";
+import type { TensorStats } from "./tensor-stats.js";
+
+/** Formats recognized by content (FORMATS.md §6). */
+export type CheckpointFormat = "safetensors" | "torch_zip" | "torch_legacy" | "pickle" | "zip" | "gguf" | "unknown";
+
+/** Where a tensor sits in a training checkpoint: model weights and buffers, optimizer state, or other state. */
+export type TensorGroup = "model" | "optimizer" | "other";
+
+/** One tensor found in the file. */
+export interface ScannedTensor {
+  /** Dotted path; state-dict keys for model tensors. */
+  name: string;
+  /** null when the storage type is not one we know (`rawDtype` says what it was). */
+  dtype: DType | null;
+  rawDtype: string;
+  shape: number[];
+  numel: number;
+  /** Absolute [start, end) of its contiguous bytes in the file, or null when not readable in place. */
+  byteRange: [number, number] | null;
+  stats: TensorStats | null;
+  group: TensorGroup;
+  /** Storage identity for tied weights (zip storage key + offset), when known. */
+  storage?: string;
+  requiresGrad?: boolean | null;
+}
+
+/** A structural fault of the file. */
+export interface IntegrityIssue {
+  kind: "truncated" | "hole" | "overlap" | "trailing" | "size_mismatch" | "bad_header" | "missing_storage" | "unreadable";
+  detail: string;
+  expectedBytes?: number;
+  actualBytes?: number;
+}
+
+/** Everything a scan learned from the file, without executing any of it. */
+export interface CheckpointScan {
+  path: string;
+  format: CheckpointFormat;
+  fileSize: number;
+  /** Tensor data was not read (file above the byte budget); tiny tensors are still read. */
+  headerOnly: boolean;
+  tensors: ScannedTensor[];
+  pickles: PickleReport[];
+  issues: IntegrityIssue[];
+  /** safetensors `__metadata__`. */
+  fileMetadata: Record<string, string>;
+  /** Top-level keys of a pickled dict (Lightning and training checkpoints). */
+  topLevelKeys: string[];
+  lightning: LightningState | null;
+  /** Tensor data bytes read. */
+  bytesScanned: number;
+}

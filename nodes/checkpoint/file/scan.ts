@@ -1,0 +1,116 @@
+import { open } from "node:fs/promises";
+import { basename } from "node:path";
+import { isFloatDType } from "./dtypes.js";
+import { readLightningState } from "./lightning.js";
+import { scanPickles } from "./pickle-scan.js";
+import { PyDict, type PyValue } from "./pickle-values.js";
+import { type ByteRegion, readBytes, readRegions } from "./range-reader.js";
+import { readSafetensorsHeader, sniffSafetensors } from "./safetensors.js";
+import type { CheckpointScan, ScannedTensor } from "./scan-types.js";
+import { SNIFF_BYTES, sniffFormat } from "./sniff.js";
+import { canMeasure, TensorStatsAccumulator } from "./tensor-stats.js";
+import { readLegacyTorch } from "./torch-legacy.js";
+import { type ArchiveContents, MAX_PICKLE_BYTES, readTorchZip } from "./torch-zip.js";
+
+/** Options of `scanCheckpointFile`. */
+export interface ScanOptions {
+  /** Stops the scan between chunks (the rejection is the signal's reason). */
+  signal?: AbortSignal;
+  /** Files larger than this are scanned header-only: structure and pickles, no tensor data (tiny tensors aside). */
+  maxBytes?: number;
+  /** Called after each chunk of tensor data with the bytes read so far and the bytes to read. */
+  onProgress?: (progress: { bytesRead: number; bytesTotal: number }) => void;
+  /** Read size (default 16 MiB); the scan's only large allocation. */
+  chunkBytes?: number;
+}
+
+/** Tensors this small are read even in header-only mode (scores, counters, BatchNorm step counts). */
+const TINY_TENSOR = 64;
+
+const EMPTY: ArchiveContents = { isTorch: false, root: null, pickles: [], tensors: [], issues: [] };
+
+/**
+ * Scans a checkpoint file without executing anything: recognizes the format by content (safetensors, PyTorch
+ * zip, legacy torch, pickle), lists tensors, scans every pickle's imports, reads Lightning state, and streams
+ * tensor data once for per-tensor statistics in bounded memory (one chunk buffer, no whole-file reads).
+ *
+ * `scanCheckpointFile(path, { signal, maxBytes, onProgress, chunkBytes }) → Promise<CheckpointScan>`; rejects
+ * with the signal's reason when aborted, and with an Error when the file cannot be opened.
+ */
+export async function scanCheckpointFile(path: string, options: ScanOptions = {}): Promise<CheckpointScan> {
+  const fh = await open(path, "r");
+  try {
+    const fileSize = (await fh.stat()).size;
+    const head = await readBytes(fh, 0, Math.min(fileSize, SNIFF_BYTES));
+    const name = basename(path);
+    const format = sniffFormat(head, fileSize, name);
+    const scan: CheckpointScan = {
+      path, format, fileSize, headerOnly: options.maxBytes !== undefined && fileSize > options.maxBytes,
+      tensors: [], pickles: [], issues: [], fileMetadata: {}, topLevelKeys: [], lightning: null, bytesScanned: 0,
+    };
+    let contents = EMPTY;
+    if (format === "safetensors") {
+      const header = await readSafetensorsHeader(fh, fileSize, sniffSafetensors(head, fileSize)!);
+      contents = { ...EMPTY, tensors: header.tensors, issues: header.issues };
+      scan.fileMetadata = header.metadata;
+    } else if (format === "zip") {
+      contents = await readTorchZip(fh, fileSize);
+      if (contents.isTorch) scan.format = "torch_zip";
+    } else if (format === "torch_legacy") {
+      contents = await readLegacyTorch(fh, fileSize, name);
+    } else if (format === "pickle") {
+      const bytes = await readBytes(fh, 0, Math.min(fileSize, MAX_PICKLE_BYTES));
+      const { report, reads } = scanPickles(bytes, name, { partial: fileSize > MAX_PICKLE_BYTES });
+      contents = { ...EMPTY, root: reads[0]?.value ?? null, pickles: [report] };
+    }
+    scan.tensors = contents.tensors;
+    scan.pickles = contents.pickles;
+    scan.issues = contents.issues;
+    scan.topLevelKeys = topLevelKeys(contents.root);
+    scan.lightning = contents.root === null ? null : readLightningState(contents.root);
+    options.signal?.throwIfAborted();
+    scan.bytesScanned = await measureTensors(fh, scan, options);
+    return scan;
+  } finally {
+    await fh.close();
+  }
+}
+
+function topLevelKeys(root: PyValue | null): string[] {
+  return root instanceof PyDict ? root.stringKeys().slice(0, 200) : [];
+}
+
+/** Streams the data of every readable tensor once; tensors sharing the same bytes share one accumulator. */
+async function measureTensors(fh: Parameters<typeof readRegions>[0], scan: CheckpointScan, options: ScanOptions): Promise<number> {
+  const shared = new Map<string, { acc: TensorStatsAccumulator; tensors: ScannedTensor[]; region: ByteRegion }>();
+  for (const t of scan.tensors) {
+    if (!t.byteRange || !t.dtype || !canMeasure(t.dtype) || t.byteRange[1] > scan.fileSize) continue;
+    if (scan.headerOnly && t.numel > TINY_TENSOR) continue;
+    const [start, end] = t.byteRange;
+    const units = isFloatDType(t.dtype) && t.shape.length >= 2 ? t.shape[0]! : null;
+    const key = `${start}:${end}:${t.dtype}:${units}`;
+    const seen = shared.get(key);
+    if (seen) {
+      seen.tensors.push(t);
+      continue;
+    }
+    const acc = new TensorStatsAccumulator(t.dtype, units, t.numel);
+    shared.set(key, { acc, tensors: [t], region: { start, end, consume: (b) => acc.push(b) } });
+  }
+  const groups = [...shared.values()];
+  const bytesTotal = groups.reduce((n, g) => n + g.region.end - g.region.start, 0);
+  let bytesRead = 0;
+  await readRegions(fh, groups.map((g) => g.region), {
+    signal: options.signal,
+    chunkBytes: options.chunkBytes,
+    onBytes: (n) => {
+      bytesRead += n;
+      options.onProgress?.({ bytesRead, bytesTotal });
+    },
+  });
+  for (const g of groups) {
+    const stats = g.acc.finish();
+    for (const t of g.tensors) t.stats = stats;
+  }
+  return bytesRead;
+}

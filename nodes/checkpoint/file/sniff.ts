@@ -1,0 +1,23 @@
+import { sniffSafetensors } from "./safetensors.js";
+import type { CheckpointFormat } from "./scan-types.js";
+
+/** Bytes the sniffer looks at. */
+export const SNIFF_BYTES = 16;
+
+/** PROTO 2, LONG1 of 10 bytes: torch's legacy magic number 0x1950a86a20f9469cfc6c, little-endian. */
+const LEGACY_TORCH = [0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19];
+/** First opcodes of protocol 0/1 pickles: MARK, EMPTY_DICT/LIST/TUPLE, GLOBAL, (BIN)PERSID, INST. */
+const PROTOCOL0_FIRST = new Set([0x28, 0x7d, 0x5d, 0x29, 0x63, 0x50, 0x69, 0x4e, 0x49, 0x4a, 0x4b, 0x53, 0x56, 0x58]);
+
+const startsWith = (head: Uint8Array, sig: readonly number[]) => sig.every((b, i) => head[i] === b);
+
+/** The format, told by content and never by extension (FORMATS.md §6); the extension only breaks a protocol-0 tie. */
+export function sniffFormat(head: Uint8Array, fileSize: number, fileName: string): CheckpointFormat {
+  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06])) return "zip";
+  if (sniffSafetensors(head, fileSize) !== null) return "safetensors";
+  if (startsWith(head, LEGACY_TORCH)) return "torch_legacy";
+  if (startsWith(head, [0x47, 0x47, 0x55, 0x46])) return "gguf";
+  if (head[0] === 0x80 && (head[1] ?? 99) <= 5) return "pickle";
+  if (head[0] !== undefined && PROTOCOL0_FIRST.has(head[0]) && /\.(pkl|pickle|joblib|pt|pth|bin|ckpt|dat|data)$/i.test(fileName)) return "pickle";
+  return "unknown";
+}

@@ -1,0 +1,193 @@
+/**
+ * The inner loops of the tensor statistics, kept monomorphic (one array type each) because V8 compiles them
+ * best that way. Each returns its partial result in a reused `BlockMoments` record.
+ */
+
+/** Moments of one block of finite values: count, mean, sum of squared deviations, sum of squares. */
+export interface BlockMoments {
+  n: number;
+  mean: number;
+  m2: number;
+  sumSq: number;
+  min: number;
+  max: number;
+  zeros: number;
+  nan: number;
+  posInf: number;
+  negInf: number;
+}
+
+export function emptyMoments(): BlockMoments {
+  return { n: 0, mean: 0, m2: 0, sumSq: 0, min: Infinity, max: -Infinity, zeros: 0, nan: 0, posInf: 0, negInf: 0 };
+}
+
+function resetMoments(m: BlockMoments): void {
+  m.n = 0;
+  m.mean = 0;
+  m.m2 = 0;
+  m.sumSq = 0;
+  m.min = Infinity;
+  m.max = -Infinity;
+  m.zeros = 0;
+  m.nan = 0;
+  m.posInf = 0;
+  m.negInf = 0;
+}
+
+/**
+ * Float32 fast path: four independent lanes and no finiteness test per element. A NaN or ±Inf poisons the
+ * sums, so a non-finite result sends the block to `carefulMoments`. Values are shifted by the first element so
+ * the variance stays precise when |mean| ≫ std. Returns false when the block needs the careful pass.
+ */
+export function fastMomentsF32(a: Float32Array, out: BlockMoments): boolean {
+  const len = a.length;
+  const shift = a[0] ?? 0;
+  let s0 = 0, s1 = 0, q0 = 0, q1 = 0;
+  let lo0 = Infinity, lo1 = Infinity, hi0 = -Infinity, hi1 = -Infinity;
+  let zeros = 0;
+  let i = 0;
+  for (; i + 3 < len; i += 4) {
+    const x = a[i]!, y = a[i + 1]!, z = a[i + 2]!, w = a[i + 3]!;
+    if (x === 0 || y === 0 || z === 0 || w === 0) zeros += (x === 0 ? 1 : 0) + (y === 0 ? 1 : 0) + (z === 0 ? 1 : 0) + (w === 0 ? 1 : 0);
+    const a0 = x < y ? x : y, b0 = x < y ? y : x;
+    const a1 = z < w ? z : w, b1 = z < w ? w : z;
+    if (a0 < lo0) lo0 = a0;
+    if (b0 > hi0) hi0 = b0;
+    if (a1 < lo1) lo1 = a1;
+    if (b1 > hi1) hi1 = b1;
+    const dx = x - shift, dy = y - shift, dz = z - shift, dw = w - shift;
+    s0 += dx + dz;
+    q0 += dx * dx + dz * dz;
+    s1 += dy + dw;
+    q1 += dy * dy + dw * dw;
+  }
+  for (; i < len; i++) {
+    const x = a[i]!;
+    if (x === 0) zeros++;
+    if (x < lo0) lo0 = x;
+    if (x > hi0) hi0 = x;
+    const d = x - shift;
+    s0 += d;
+    q0 += d * d;
+  }
+  const s = s0 + s1;
+  const q = q0 + q1;
+  if (!Number.isFinite(s) || !Number.isFinite(q) || !Number.isFinite(shift)) return false;
+  resetMoments(out);
+  out.n = len;
+  out.mean = shift + s / len;
+  out.m2 = Math.max(0, q - (s * s) / len);
+  out.sumSq = q + 2 * shift * s + len * shift * shift;
+  out.min = lo0 < lo1 ? lo0 : lo1;
+  out.max = hi0 > hi1 ? hi0 : hi1;
+  out.zeros = zeros;
+  return true;
+}
+
+/** Any element type, one element at a time, counting NaN and ±Inf and leaving them out of the moments. */
+export function carefulMoments(a: ArrayLike<number>, len: number, out: BlockMoments): void {
+  resetMoments(out);
+  let shift = 0;
+  for (let i = 0; i < len; i++) {
+    if (Number.isFinite(a[i]!)) {
+      shift = a[i]!;
+      break;
+    }
+  }
+  let s = 0, q = 0, sq = 0, n = 0;
+  for (let i = 0; i < len; i++) {
+    const x = a[i]!;
+    if (x !== x) out.nan++;
+    else if (x === Infinity) out.posInf++;
+    else if (x === -Infinity) out.negInf++;
+    else {
+      if (x === 0) out.zeros++;
+      if (x < out.min) out.min = x;
+      if (x > out.max) out.max = x;
+      const d = x - shift;
+      s += d;
+      q += d * d;
+      sq += x * x;
+      n++;
+    }
+  }
+  out.n = n;
+  if (n > 0) {
+    out.mean = shift + s / n;
+    out.m2 = Math.max(0, q - (s * s) / n);
+  }
+  out.sumSq = sq;
+}
+
+/** Counts 16- or 8-bit codes; the statistics are then exact sums over the (small) table of distinct values. */
+export function countCodes(codes: Uint16Array | Uint8Array, histogram: Uint32Array): void {
+  for (let i = 0; i < codes.length; i++) histogram[codes[i]!]!++;
+}
+
+/** Moments of the values a code histogram stands for (`table[code]` is the value of each code). */
+export function histogramMoments(histogram: Uint32Array | Float64Array, table: Float32Array, out: BlockMoments): void {
+  resetMoments(out);
+  let n = 0, sum = 0;
+  for (let c = 0; c < histogram.length; c++) {
+    const k = histogram[c]!;
+    if (k === 0) continue;
+    const x = table[c]!;
+    if (x !== x) out.nan += k;
+    else if (x === Infinity) out.posInf += k;
+    else if (x === -Infinity) out.negInf += k;
+    else {
+      if (x === 0) out.zeros += k;
+      if (x < out.min) out.min = x;
+      if (x > out.max) out.max = x;
+      n += k;
+      sum += k * x;
+      out.sumSq += k * x * x;
+    }
+  }
+  out.n = n;
+  if (n === 0) return;
+  out.mean = sum / n;
+  for (let c = 0; c < histogram.length; c++) {
+    const k = histogram[c]!;
+    const x = table[c]!;
+    if (k > 0 && Number.isFinite(x)) out.m2 += k * (x - out.mean) ** 2;
+  }
+}
+
+/**
+ * Largest |value| per output unit, for float values; `first` is the index of a[0] in the tensor. Used by the
+ * dead-unit proxy: a unit whose largest weight is ~0 has a ~0 norm.
+ */
+export function unitMaxAbs(a: Float32Array | Float64Array, first: number, unitSize: number, out: Float64Array): void {
+  let unit = Math.floor(first / unitSize);
+  let i = 0;
+  let end = Math.min(a.length, unitSize - (first % unitSize));
+  while (i < a.length) {
+    let m = 0;
+    for (; i < end; i++) {
+      const v = a[i]!;
+      const x = v < 0 ? -v : v;
+      if (x > m) m = x;
+    }
+    if (m > out[unit]!) out[unit] = m;
+    unit++;
+    end = Math.min(a.length, i + unitSize);
+  }
+}
+
+/** The same for 8/16-bit float codes: the largest magnitude code per unit (`mask` clears the sign bit). */
+export function unitMaxCode(a: Uint16Array | Uint8Array, first: number, unitSize: number, mask: number, out: Float64Array): void {
+  let unit = Math.floor(first / unitSize);
+  let i = 0;
+  let end = Math.min(a.length, unitSize - (first % unitSize));
+  while (i < a.length) {
+    let m = 0;
+    for (; i < end; i++) {
+      const c = a[i]! & mask;
+      if (c > m) m = c;
+    }
+    if (m > out[unit]!) out[unit] = m;
+    unit++;
+    end = Math.min(a.length, i + unitSize);
+  }
+}

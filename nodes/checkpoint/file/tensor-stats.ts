@@ -1,0 +1,293 @@
+import type { DType } from "./dtypes.js";
+import { bfloat16Table, type Float8Name, float8Table, halfTable } from "./float-tables.js";
+import {
+  type BlockMoments,
+  carefulMoments,
+  countCodes,
+  emptyMoments,
+  fastMomentsF32,
+  histogramMoments,
+  unitMaxAbs,
+  unitMaxCode,
+} from "./stats-kernels.js";
+
+/** What one streaming pass over a tensor's elements measured; non-finite values are left out of min…l2. */
+export interface TensorStats {
+  /** Elements seen (complex tensors count real and imaginary parts). */
+  count: number;
+  nanCount: number;
+  posInfCount: number;
+  negInfCount: number;
+  zeroCount: number;
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+  std: number | null;
+  l2: number | null;
+  maxAbs: number | null;
+  /** Output units (first dimension) tracked for the dead-unit proxy, and how many have ~zero weights. */
+  units: number | null;
+  deadUnits: number | null;
+}
+
+/** Elements per block: statistics are merged per block (Chan et al. 1979), so memory stays bounded. */
+const BLOCK = 65536;
+/** A unit is dead when its largest |weight| is below this fraction of the layer's largest |weight|. */
+const DEAD_UNIT_RATIO = 1e-6;
+
+type Layout =
+  | { kind: "f32" }
+  | { kind: "f64" }
+  | { kind: "codes"; bits: 8 | 16; table: Float32Array; magnitudeMask: number }
+  | { kind: "int"; view: "i8" | "u8" | "i16" | "u16" | "i32" | "u32" }
+  | { kind: "int64"; signed: boolean };
+
+function layoutOf(dtype: DType): Layout | null {
+  switch (dtype) {
+    case "F32":
+    case "C64":
+      return { kind: "f32" };
+    case "F64":
+    case "C128":
+      return { kind: "f64" };
+    case "F16":
+      return { kind: "codes", bits: 16, table: halfTable(), magnitudeMask: 0x7fff };
+    case "BF16":
+      return { kind: "codes", bits: 16, table: bfloat16Table(), magnitudeMask: 0x7fff };
+    case "F8_E4M3":
+    case "F8_E5M2":
+    case "F8_E4M3FNUZ":
+    case "F8_E5M2FNUZ":
+      return { kind: "codes", bits: 8, table: float8Table(dtype as Float8Name), magnitudeMask: 0x7f };
+    case "F8_E8M0":
+      return { kind: "codes", bits: 8, table: float8Table("F8_E8M0"), magnitudeMask: 0xff };
+    case "BOOL":
+    case "U8":
+      return { kind: "int", view: "u8" };
+    case "I8":
+      return { kind: "int", view: "i8" };
+    case "I16":
+      return { kind: "int", view: "i16" };
+    case "U16":
+      return { kind: "int", view: "u16" };
+    case "I32":
+      return { kind: "int", view: "i32" };
+    case "U32":
+      return { kind: "int", view: "u32" };
+    case "I64":
+    case "U64":
+      return { kind: "int64", signed: dtype === "I64" };
+    case "F4":
+    case "F6_E2M3":
+    case "F6_E3M2":
+      return null;
+    default: {
+      const never: never = dtype;
+      throw new Error(`unhandled dtype ${String(never)}`);
+    }
+  }
+}
+
+const ELEMENT_SIZE = { f32: 4, f64: 8, int64: 8, i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4 } as const;
+const INT_VIEWS = { i8: Int8Array, u8: Uint8Array, i16: Int16Array, u16: Uint16Array, i32: Int32Array, u32: Uint32Array };
+
+function elementSize(layout: Layout): number {
+  if (layout.kind === "codes") return layout.bits / 8;
+  if (layout.kind === "int") return ELEMENT_SIZE[layout.view];
+  return ELEMENT_SIZE[layout.kind];
+}
+
+/** Whether the streaming statistics can read this element type (sub-byte floats are not decoded). */
+export function canMeasure(dtype: DType): boolean {
+  return layoutOf(dtype) !== null;
+}
+
+/**
+ * Streaming statistics over one tensor's raw little-endian bytes, fed in pieces of any size and alignment
+ * (`push`), in bounded memory: a block of scratch, a code histogram for 8/16-bit floats, and one float64 per
+ * output unit when units are tracked.
+ */
+export class TensorStatsAccumulator {
+  private readonly layout: Layout;
+  readonly elementSize: number;
+  private readonly carry: Uint8Array;
+  private carryLength = 0;
+  private readonly block = emptyMoments();
+  private readonly histogram: Uint32Array | null;
+  private readonly histogramTotal: Float64Array | null;
+  private histogramPending = 0;
+  private scratch: Float64Array | null = null;
+  private readonly unitMax: Float64Array | null;
+  private readonly unitSize: number;
+  private index = 0;
+  private n = 0;
+  private mean = 0;
+  private m2 = 0;
+  private sumSq = 0;
+  private min = Infinity;
+  private max = -Infinity;
+  private nan = 0;
+  private posInf = 0;
+  private negInf = 0;
+  private zeros = 0;
+
+  /** `units`: also track the largest |value| in each of this many equal slices along the first dimension. */
+  constructor(dtype: DType, units: number | null = null, numel = 0) {
+    const layout = layoutOf(dtype);
+    if (!layout) throw new Error(`element type ${dtype} cannot be measured`);
+    this.layout = layout;
+    this.elementSize = elementSize(layout);
+    this.carry = new Uint8Array(this.elementSize);
+    const codes = layout.kind === "codes" ? 1 << layout.bits : 0;
+    this.histogram = codes ? new Uint32Array(codes) : null;
+    this.histogramTotal = codes ? new Float64Array(codes) : null;
+    const trackUnits = units !== null && units > 1 && numel > units && numel % units === 0 && layout.kind !== "int" && layout.kind !== "int64";
+    this.unitMax = trackUnits ? new Float64Array(units) : null;
+    this.unitSize = trackUnits ? numel / units : 0;
+  }
+
+  /** Feeds the next bytes of the tensor. */
+  push(bytes: Uint8Array): void {
+    const size = this.elementSize;
+    let offset = 0;
+    if (this.carryLength > 0) {
+      const take = Math.min(size - this.carryLength, bytes.length);
+      this.carry.set(bytes.subarray(0, take), this.carryLength);
+      this.carryLength += take;
+      offset = take;
+      if (this.carryLength < size) return;
+      this.consume(this.carry.slice());
+      this.carryLength = 0;
+    }
+    const whole = bytes.length - offset - ((bytes.length - offset) % size);
+    if (whole > 0) {
+      let view = bytes.subarray(offset, offset + whole);
+      // Typed-array views need aligned offsets; a misaligned piece is copied once into fresh memory.
+      if (view.byteOffset % size !== 0) view = view.slice();
+      this.consume(view);
+    }
+    const rest = bytes.length - offset - whole;
+    if (rest > 0) {
+      this.carry.set(bytes.subarray(bytes.length - rest));
+      this.carryLength = rest;
+    }
+  }
+
+  private consume(bytes: Uint8Array): void {
+    const count = bytes.length / this.elementSize;
+    for (let start = 0; start < count; start += BLOCK) {
+      const len = Math.min(BLOCK, count - start);
+      this.consumeBlock(bytes.buffer, bytes.byteOffset + start * this.elementSize, len);
+      this.index += len;
+    }
+  }
+
+  private consumeBlock(buffer: ArrayBufferLike, at: number, len: number): void {
+    const layout = this.layout;
+    switch (layout.kind) {
+      case "f32": {
+        const a = new Float32Array(buffer, at, len);
+        if (!fastMomentsF32(a, this.block)) carefulMoments(a, len, this.block);
+        this.merge(this.block);
+        if (this.unitMax) unitMaxAbs(a, this.index, this.unitSize, this.unitMax);
+        return;
+      }
+      case "f64": {
+        const a = new Float64Array(buffer, at, len);
+        carefulMoments(a, len, this.block);
+        this.merge(this.block);
+        if (this.unitMax) unitMaxAbs(a, this.index, this.unitSize, this.unitMax);
+        return;
+      }
+      case "codes": {
+        const a = layout.bits === 16 ? new Uint16Array(buffer, at, len) : new Uint8Array(buffer, at, len);
+        countCodes(a, this.histogram!);
+        this.histogramPending += len;
+        if (this.histogramPending > 0xffff_ffff - BLOCK) this.flushHistogram();
+        if (this.unitMax) unitMaxCode(a, this.index, this.unitSize, layout.magnitudeMask, this.unitMax);
+        return;
+      }
+      case "int": {
+        const a = new INT_VIEWS[layout.view](buffer as ArrayBuffer, at, len);
+        carefulMoments(a, len, this.block);
+        this.merge(this.block);
+        return;
+      }
+      case "int64": {
+        const lo = new Uint32Array(buffer, at, len * 2);
+        const hi = layout.signed ? new Int32Array(buffer, at, len * 2) : lo;
+        this.scratch ??= new Float64Array(BLOCK);
+        for (let i = 0; i < len; i++) this.scratch[i] = lo[2 * i]! + hi[2 * i + 1]! * 4294967296;
+        carefulMoments(this.scratch, len, this.block);
+        this.merge(this.block);
+        return;
+      }
+      default: {
+        const never: never = layout;
+        throw new Error(`unhandled layout ${String(never)}`);
+      }
+    }
+  }
+
+  private flushHistogram(): void {
+    const h = this.histogram!;
+    const total = this.histogramTotal!;
+    for (let c = 0; c < h.length; c++) total[c]! += h[c]!;
+    h.fill(0);
+    this.histogramPending = 0;
+  }
+
+  /** Chan, Golub & LeVeque's pairwise update of count, mean and M2. */
+  private merge(b: BlockMoments): void {
+    this.nan += b.nan;
+    this.posInf += b.posInf;
+    this.negInf += b.negInf;
+    this.zeros += b.zeros;
+    this.sumSq += b.sumSq;
+    if (b.min < this.min) this.min = b.min;
+    if (b.max > this.max) this.max = b.max;
+    if (b.n === 0) return;
+    const total = this.n + b.n;
+    const delta = b.mean - this.mean;
+    this.mean += (delta * b.n) / total;
+    this.m2 += b.m2 + (delta * delta * this.n * b.n) / total;
+    this.n = total;
+  }
+
+  private deadUnits(maxAbs: number): number | null {
+    const unitMax = this.unitMax;
+    if (!unitMax) return null;
+    const layout = this.layout;
+    const valueOf = (m: number) => (layout.kind === "codes" ? Math.abs(layout.table[m]!) : m);
+    const floor = maxAbs * DEAD_UNIT_RATIO;
+    let dead = 0;
+    for (const m of unitMax) if (valueOf(m) <= floor) dead++;
+    return dead;
+  }
+
+  /** The statistics of everything pushed so far (a trailing partial element is ignored). */
+  finish(): TensorStats {
+    if (this.histogram && this.layout.kind === "codes") {
+      this.flushHistogram();
+      histogramMoments(this.histogramTotal!, this.layout.table, this.block);
+      this.merge(this.block);
+    }
+    const finite = this.n > 0;
+    const maxAbs = finite ? Math.max(Math.abs(this.min), Math.abs(this.max)) : null;
+    return {
+      count: this.index,
+      nanCount: this.nan,
+      posInfCount: this.posInf,
+      negInfCount: this.negInf,
+      zeroCount: this.zeros,
+      min: finite ? this.min : null,
+      max: finite ? this.max : null,
+      mean: finite ? this.mean : null,
+      std: finite ? Math.sqrt(this.m2 / this.n) : null,
+      l2: finite ? Math.sqrt(this.sumSq) : null,
+      maxAbs,
+      units: this.unitMax ? this.unitMax.length : null,
+      deadUnits: maxAbs === null ? null : this.deadUnits(maxAbs),
+    };
+  }
+}
