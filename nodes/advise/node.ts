@@ -3,29 +3,24 @@ import { AGENT_NAMES, type AgentResult } from "../../graph/result.js";
 import type { AnalysisStateUpdate, AnalysisStateValue } from "../../graph/state.js";
 import { depsOf } from "../analyzer.js";
 import { prioritizeFindings } from "../findings.js";
+import { citeUncited } from "./cite.js";
+import { groupRecommendations } from "./groups.js";
 import { citationOrder, planRecommendations } from "./plan.js";
+import { templateAdvice } from "./template.js";
 
 const ADVISOR = AGENT_NAMES.advise;
 
-function templateAdvice(plan: ReturnType<typeof planRecommendations>): string | null {
-  if (plan.length === 0) return null;
-  return plan
-    .slice(0, 5)
-    .map((r) => `${r.priority}. (${r.category}, ${r.effort} effort) ${r.action}`)
-    .join("\n");
-}
-
-/** Optimization advisor: one prioritized, de-duplicated plan with citations from all agents' recommendations. */
+/** Optimization advisor: one prioritized, de-duplicated, grouped plan with citations from all agents' recommendations. */
 export async function advise(state: AnalysisStateValue, config: LangGraphRunnableConfig): Promise<AnalysisStateUpdate> {
   const deps = depsOf(config);
   const agents = Object.fromEntries(Object.entries(state.agentResults).filter(([name]) => name !== ADVISOR));
-  let plan = planRecommendations(agents);
+  let plan = await citeUncited(planRecommendations(agents), deps.knowledge, config.signal);
   let advice = templateAdvice(plan);
   let error: string | null = null;
+  const allFindings = prioritizeFindings(Object.values(agents).flatMap((r) => r.findings));
   if (deps.llm && plan.length > 0) {
     try {
-      const findings = prioritizeFindings(Object.values(agents).flatMap((r) => r.findings));
-      const out = await deps.llm.advise({ language: state.context.language, recommendations: plan, findings }, config);
+      const out = await deps.llm.advise({ language: state.context.language, recommendations: plan, findings: allFindings }, config);
       plan = plan.map((p, i) => ({ ...p, ...(out.recommendations[i] ?? {}), impact: p.impact, priority: p.priority, finding_ids: p.finding_ids, citations: p.citations }));
       advice = out.advice;
     } catch (err) {
@@ -33,7 +28,6 @@ export async function advise(state: AnalysisStateValue, config: LangGraphRunnabl
       error = `language model advice failed, templated advice kept: ${(err as Error).message}`;
     }
   }
-  const allFindings = prioritizeFindings(Object.values(agents).flatMap((r) => r.findings));
   const citations = deps.knowledge.describe(citationOrder(allFindings, plan));
   const result: AgentResult = {
     agent_name: ADVISOR,
@@ -48,7 +42,7 @@ export async function advise(state: AnalysisStateValue, config: LangGraphRunnabl
   };
   return {
     agentResults: { [ADVISOR]: result },
-    additionalOutputs: { recommendations: plan, citations, advice },
+    additionalOutputs: { recommendations: plan, recommendation_groups: groupRecommendations(plan), citations, advice },
     errors: error ? { [ADVISOR]: error } : {},
   };
 }

@@ -1,51 +1,104 @@
 import type { AgentResult, Finding, Recommendation, Severity } from "../../graph/result.js";
+import { actionWords, overlap, themeOf } from "./themes.js";
 
 const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 1, high: 0.75, medium: 0.5, low: 0.25, info: 0.1 };
 const EFFORT_RANK = { low: 0, medium: 1, high: 2 } as const;
+/** Two wordings with no shared theme are the same advice when this share of their content words match. */
+const SAME_WORDING = 0.6;
 
-/** A recommendation of the plan, with the impact it was ordered by. */
+/** A recommendation of the plan: merged across agents, with the impact it was ordered by. */
 export interface PlannedRecommendation extends Recommendation {
-  /** Σ severity weight × confidence of the findings it addresses (capped at 1 per finding). */
+  /** Σ severity weight × confidence of the findings it addresses (at most 1 per finding). */
   impact: number;
+  /** 1 = do first. */
   priority: number;
+  /** The standard remedy it names (themes.ts), or null. */
+  theme: string | null;
+  /** The agents that recommended it. */
+  agents: string[];
+  /** Other wordings of the same advice that were merged into this one. */
+  merged_actions: string[];
 }
 
-const normalizeAction = (action: string) => action.toLowerCase().replace(/[^a-z0-9 ]+/g, " ").replace(/\s+/g, " ").trim();
+interface Candidate {
+  rec: Recommendation;
+  agent: string;
+  impact: number;
+  theme: string | null;
+  words: Set<string>;
+}
 
-/**
- * Merges the recommendations of every agent into one plan: identical actions merged (their findings and
- * citations united), ordered by expected impact, then effort, then action text.
- */
-export function planRecommendations(agentResults: Record<string, AgentResult>): PlannedRecommendation[] {
+/** Every finding of every agent by id (the first agent to report an id wins; ids are stable across agents). */
+function findingsById(agentResults: Record<string, AgentResult>): Map<string, Finding> {
   const findings = new Map<string, Finding>();
   for (const r of Object.values(agentResults)) for (const f of r.findings) if (!findings.has(f.id)) findings.set(f.id, f);
+  return findings;
+}
 
-  const merged = new Map<string, Recommendation>();
-  for (const r of Object.values(agentResults)) {
-    for (const rec of r.recommendations) {
-      const key = normalizeAction(rec.action);
-      const seen = merged.get(key);
-      merged.set(
-        key,
-        seen
-          ? {
-              ...seen,
-              confidence: Math.max(seen.confidence, rec.confidence),
-              finding_ids: [...new Set([...seen.finding_ids, ...rec.finding_ids])],
-              citations: [...new Set([...seen.citations, ...rec.citations])],
-            }
-          : { ...rec, finding_ids: [...rec.finding_ids], citations: [...rec.citations] },
-      );
-    }
+function impactOf(findingIds: readonly string[], findings: ReadonlyMap<string, Finding>): number {
+  const sum = findingIds.reduce((s, id) => {
+    const f = findings.get(id);
+    return s + (f ? SEVERITY_WEIGHT[f.severity] * f.confidence : 0);
+  }, 0);
+  return Math.round(sum * 1000) / 1000;
+}
+
+const normalized = (action: string) => action.toLowerCase().replace(/[^a-z0-9 ]+/g, " ").replace(/\s+/g, " ").trim();
+
+function sameAdvice(a: Candidate, b: Candidate): boolean {
+  if (normalized(a.rec.action) === normalized(b.rec.action)) return true;
+  if (a.theme !== null || b.theme !== null) return a.theme === b.theme;
+  return overlap(a.words, b.words) >= SAME_WORDING;
+}
+
+/** Folds the members of one group (most impactful first) into one recommendation led by the first. */
+function mergeGroup(group: readonly Candidate[]): Omit<PlannedRecommendation, "impact" | "priority"> {
+  const lead = group[0]!;
+  const unique = <T>(xs: T[]) => [...new Set(xs)];
+  return {
+    ...lead.rec,
+    confidence: Math.max(...group.map((c) => c.rec.confidence)),
+    finding_ids: unique(group.flatMap((c) => c.rec.finding_ids)),
+    citations: unique(group.flatMap((c) => c.rec.citations)),
+    source: group.some((c) => c.rec.source === "detector") ? "detector" : "llm",
+    theme: lead.theme,
+    agents: unique(group.map((c) => c.agent)),
+    merged_actions: unique(group.slice(1).map((c) => c.rec.action)).filter((a) => normalized(a) !== normalized(lead.rec.action)),
+  };
+}
+
+const byImpactThenEffort = (a: { impact: number; effort: Recommendation["effort"]; action: string }, b: typeof a) =>
+  b.impact - a.impact || EFFORT_RANK[a.effort] - EFFORT_RANK[b.effort] || a.action.localeCompare(b.action);
+
+/**
+ * Merges the recommendations of every agent into one plan: the same advice from several agents (same action,
+ * same standard remedy, or nearly the same words) becomes one recommendation addressing all their findings,
+ * with all their citations; the plan is ordered by expected impact, then effort, then action text.
+ */
+export function planRecommendations(agentResults: Record<string, AgentResult>): PlannedRecommendation[] {
+  const findings = findingsById(agentResults);
+  const candidates: Candidate[] = Object.entries(agentResults)
+    .flatMap(([agent, r]) =>
+      r.recommendations.map((rec) => ({
+        rec,
+        agent,
+        impact: impactOf(rec.finding_ids, findings),
+        theme: themeOf(rec.action),
+        words: actionWords(rec.action),
+      })),
+    )
+    .sort((a, b) => byImpactThenEffort({ ...a.rec, impact: a.impact }, { ...b.rec, impact: b.impact }) || a.agent.localeCompare(b.agent));
+
+  const groups: Candidate[][] = [];
+  for (const c of candidates) {
+    const home = groups.find((g) => sameAdvice(g[0]!, c));
+    if (home) home.push(c);
+    else groups.push([c]);
   }
-  const impactOf = (rec: Recommendation) =>
-    rec.finding_ids.reduce((sum, id) => {
-      const f = findings.get(id);
-      return sum + (f ? SEVERITY_WEIGHT[f.severity] * f.confidence : 0);
-    }, 0);
-  return [...merged.values()]
-    .map((rec) => ({ ...rec, impact: Math.round(impactOf(rec) * 1000) / 1000, priority: 0 }))
-    .sort((a, b) => b.impact - a.impact || EFFORT_RANK[a.effort] - EFFORT_RANK[b.effort] || a.action.localeCompare(b.action))
+  return groups
+    .map(mergeGroup)
+    .map((rec) => ({ ...rec, impact: impactOf(rec.finding_ids, findings), priority: 0 }))
+    .sort(byImpactThenEffort)
     .map((rec, i) => ({ ...rec, priority: i + 1 }));
 }
 

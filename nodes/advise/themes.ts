@@ -1,0 +1,54 @@
+/**
+ * The standard remedies the advisor recognizes, so that two agents wording the same advice differently
+ * ("enable early stopping" / "keep the best checkpoint") become one recommendation. Order matters only for
+ * documentation; a recommendation's theme is the one whose pattern matches earliest in its action.
+ */
+const THEMES: ReadonlyArray<readonly [theme: string, pattern: RegExp]> = [
+  ["early_stopping", /early[ -]?stop|restore (the )?best|(keep|save|ship|use) (the )?best (checkpoint|epoch|model)|best checkpoint|save_top_k/],
+  ["fix_leakage", /leak|de-?duplicat|remove (the )?overlap|overlapping rows|samples mix|post-outcome|split by (customer|group|order|entity|time)|group(ed)?[- ]split/],
+  ["precision", /bf16|bfloat16|loss scal|mixed precision|fp16|half precision/],
+  ["warmup", /warm[- ]?up/],
+  ["lower_learning_rate", /(lower|reduce|decrease) (the )?(peak )?(learning rate|lr)|learning[- ]rate range test|lr range test/],
+  ["gradient_clipping", /clip/],
+  ["rebalance_classes", /class weight|re-?sampl|oversampl|undersampl|downsampl|upweight|smote/],
+  ["imbalance_metrics", /pr-?auc|macro[- ]f1|balanced accuracy|per-class (recall|metric)|precision-recall/],
+  ["normalize_inputs", /(normali[sz]e|standardi[sz]e) (the )?(inputs|features|pixels|channels)/],
+  ["clean_labels", /relabel|label (errors|noise)|confident learning|clean (the )?labels|adjudicate/],
+  ["match_distribution", /time-based (validation|split)|rolling (time-based )?validation|target distribution|matching (training )?data|recent (data|months)|validation (set )?from the test/],
+  ["regularize", /weight decay|dropout|regulari[sz]|augment|label smoothing/],
+  ["impute_missing", /imput|missing(ness)?[- ]indicator/],
+  ["safe_loading", /weights_only|safetensors|pickle/],
+  ["record_metadata", /metadata|model card|config\.json|hyper_?parameters/],
+];
+
+/** The remedy an action text names first, or null when it names none of the standard ones. */
+export function themeOf(action: string): string | null {
+  const text = action.toLowerCase();
+  let best: { theme: string; at: number } | null = null;
+  for (const [theme, pattern] of THEMES) {
+    const at = text.search(pattern);
+    if (at >= 0 && (!best || at < best.at)) best = { theme, at };
+  }
+  return best?.theme ?? null;
+}
+
+const STOP = new Set("a an and the to of for in on or with by from at as is be it its this that then than".split(" "));
+
+/** Content words of an action, for comparing wordings that share no standard theme. */
+export function actionWords(action: string): Set<string> {
+  return new Set(
+    action
+      .toLowerCase()
+      .replace(/[^a-z0-9 ]+/g, " ")
+      .split(" ")
+      .filter((w) => w.length > 2 && !STOP.has(w)),
+  );
+}
+
+/** Jaccard overlap of two word sets. */
+export function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  return shared / (a.size + b.size - shared);
+}
