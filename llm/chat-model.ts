@@ -1,7 +1,8 @@
 import type { BaseCache } from "@langchain/core/caches";
 import type { Callbacks } from "@langchain/core/callbacks/manager";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { AsyncCaller } from "@langchain/core/utils/async_caller";
-import { ChatOpenAI } from "@langchain/openai";
+import { ChatOpenAI, type ChatOpenAICallOptions } from "@langchain/openai";
 import type { LlmConfig } from "./config.js";
 import { isOutputError } from "./structured.js";
 
@@ -41,6 +42,24 @@ export function onFailedAttempt(error: unknown): void {
 }
 
 /**
+ * ChatOpenAI whose cache key is the request itself: the endpoint and the body's parameters (model, temperature,
+ * max_tokens, response_format, …). LangChain's default serializes every call option, and inside a LangGraph
+ * node those include the run's `context` (all the deps), so no two analyses would ever share a key.
+ */
+class ServiceChatModel extends ChatOpenAI {
+  override _getSerializedCacheKeyParametersForCall({ config: _config, ...callOptions }: this["ParsedCallOptions"] & { config?: RunnableConfig }): string {
+    return JSON.stringify({ endpoint: this.clientConfig.baseURL, ...this.invocationParams(callOptions) });
+  }
+
+  /** ChatOpenAI's own withConfig (used by withStructuredOutput) would return a plain ChatOpenAI. */
+  override withConfig(config: Partial<ChatOpenAICallOptions>) {
+    const bound = new ServiceChatModel(this.fields);
+    bound.defaultOptions = { ...this.defaultOptions, ...config };
+    return bound;
+  }
+}
+
+/**
  * The chat model of spec §2.3: temperature and max_tokens as configured, an explicit time-out and bounded
  * retries, the configured endpoint and key only (never OPENAI_* from the environment). Never `streaming: true`:
  * that estimates tokens with tiktoken data fetched from the internet.
@@ -48,7 +67,7 @@ export function onFailedAttempt(error: unknown): void {
 export function createChatModel(config: LlmConfig, options: ChatModelOptions): ChatOpenAI {
   if (!Number.isInteger(options.maxRetries) || options.maxRetries < 0) throw new RangeError(`maxRetries must be an integer ≥ 0, got ${options.maxRetries}`);
   if (!(options.timeoutMs > 0)) throw new RangeError(`timeoutMs must be > 0, got ${options.timeoutMs}`);
-  return new ChatOpenAI({
+  return new ServiceChatModel({
     model: config.modelName,
     apiKey: config.apiKey ?? NO_API_KEY,
     temperature: config.temperature,

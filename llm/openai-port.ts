@@ -35,9 +35,18 @@ export interface LlmPortOptions {
 
 const AGENT_TEXT_LIMIT = 4000;
 
-/** The node's config (signal, callbacks) plus the agent the call's tokens are counted for. */
+/**
+ * What of the node's config reaches the model: its abort signal, callbacks (usage, streaming, traces), tags and
+ * metadata plus the agent the tokens count for. Not the rest: LangChain puts unknown config keys (LangGraph's
+ * `context` with all the deps, execution info) into the cache key.
+ */
 function callConfig(config: LangGraphRunnableConfig, agent: string): RunnableConfig {
-  return { ...config, metadata: { ...config.metadata, [USAGE_AGENT_KEY]: agent } };
+  return {
+    signal: config.signal,
+    callbacks: config.callbacks,
+    tags: config.tags,
+    metadata: { ...config.metadata, [USAGE_AGENT_KEY]: agent },
+  };
 }
 
 function cappedText(value: string): string {

@@ -1,5 +1,7 @@
 import { AIMessage } from "@langchain/core/messages";
+import type { ChatGeneration, Generation } from "@langchain/core/outputs";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { LruLlmCache } from "../../../llm/cache.js";
 import { createChatModel } from "../../../llm/chat-model.js";
 import { type FakeOpenAI, fakeUsage, startFakeOpenAI } from "../../support/fake-openai.js";
@@ -14,8 +16,9 @@ describe("LruLlmCache", () => {
     const b = (await cache.lookup("prompt", "llm"))!;
     expect(a[0]!.text).toBe("hello");
     expect(a[0]).not.toBe(b[0]);
-    (a[0] as { message: AIMessage }).message.usage_metadata = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
-    expect((b[0] as { message: AIMessage }).message.usage_metadata?.total_tokens).toBe(18);
+    const messageOf = (g: Generation | undefined) => (g as ChatGeneration).message as AIMessage;
+    messageOf(a[0]).usage_metadata = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
+    expect(messageOf(b[0]).usage_metadata?.total_tokens).toBe(18);
     expect({ hits: cache.hits, misses: cache.misses }).toEqual({ hits: 2, misses: 0 });
   });
 
@@ -73,5 +76,15 @@ describe("ChatOpenAI with the LRU cache", () => {
     // LangChain zeroes a hit's usage_metadata; the original counts stay in response_metadata.tokenUsage.
     expect(second.usage_metadata?.total_tokens).toBe(0);
     expect(second.response_metadata.tokenUsage).toMatchObject({ promptTokens: expected.prompt_tokens, completionTokens: expected.completion_tokens });
+  });
+
+  it("keys on the request, not on run-config keys a LangGraph node passes along (its context, execution info)", async () => {
+    fake = await startFakeOpenAI(() => ({ content: JSON.stringify({ ok: true }) }));
+    const config = { apiKey: null, baseUrl: fake.baseURL, modelName: "fake-model", temperature: 0, maxTokens: 64, cache: true, trackUsage: true };
+    const model = createChatModel(config, { timeoutMs: 5000, maxRetries: 0, cache: new LruLlmCache() });
+    const structured = model.withStructuredOutput(z.object({ ok: z.boolean() }), { name: "probe", method: "jsonSchema" });
+    await structured.invoke("same", { context: { requestId: "a" } } as object);
+    await structured.invoke("same", { context: { requestId: "b" } } as object);
+    expect(fake.requests).toHaveLength(1);
   });
 });
