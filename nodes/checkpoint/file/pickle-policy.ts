@@ -68,8 +68,7 @@ const SAFE = new Set([
   "collections.OrderedDict", "collections.Counter", "collections.defaultdict", "collections.deque",
   "builtins.set", "builtins.frozenset", "builtins.bytearray", "builtins.bytes", "builtins.complex", "builtins.slice",
   "builtins.range", "builtins.dict", "builtins.list", "builtins.tuple", "builtins.int", "builtins.float",
-  "builtins.str", "builtins.bool", "builtins.object", "__builtin__.set", "__builtin__.object",
-  "_codecs.encode", "copyreg._reconstructor", "copy_reg._reconstructor",
+  "builtins.str", "builtins.bool", "builtins.object", "_codecs.encode", "copyreg._reconstructor",
   "torch.Size", "torch.Tensor", "torch.device", "torch.nn.parameter.Parameter", "torch.serialization._get_layout",
   "torch._tensor._rebuild_from_type_v2", "torch.torch_version.TorchVersion",
   "numpy.ndarray", "numpy.dtype", "numpy.core.multiarray._reconstruct", "numpy._core.multiarray._reconstruct",
@@ -113,7 +112,7 @@ export interface GlobalVerdict {
 
 function dangerOf(module: string, name: string): DangerClass | null {
   if (module === "unknown" || name === "unknown") return "unresolved";
-  if ((module === "builtins" || module === "__builtin__" || module === "__builtins__") && BUILTIN_DANGEROUS.has(name)) return "code";
+  if ((module === "builtins" || module === "__builtins__") && BUILTIN_DANGEROUS.has(name)) return "code";
   const qualified = `${module}.${name}`;
   const named = NAMED[qualified];
   if (named) return named;
@@ -127,8 +126,12 @@ function dangerOf(module: string, name: string): DangerClass | null {
   return null;
 }
 
+/** Python 2 module names that protocol ≤ 2 pickles still carry (pickle's fix_imports maps them on load). */
+const PY2_MODULES: Record<string, string> = { __builtin__: "builtins", copy_reg: "copyreg" };
+
 /** Classifies one imported global. */
-export function classifyGlobal(module: string, name: string): GlobalVerdict {
+export function classifyGlobal(rawModule: string, name: string): GlobalVerdict {
+  const module = PY2_MODULES[rawModule] ?? rawModule;
   const danger = dangerOf(module, name);
   const qualified = `${module}.${name}`;
   const torchSafe = isTorchStorageOrRebuild(module, name);

@@ -13,18 +13,32 @@ export interface SafetensorsHeader {
   issues: IntegrityIssue[];
 }
 
-/** The header length if the first bytes look like safetensors (length within the cap and the file, then `{`). */
-export function sniffSafetensors(head: Uint8Array, fileSize: number): number | null {
-  if (head.length < 9) return null;
-  const n = new DataView(head.buffer, head.byteOffset, head.byteLength).getBigUint64(0, true);
-  if (n < 2n || n > BigInt(MAX_SAFETENSORS_HEADER) || Number(n) + 8 > fileSize) return null;
-  return head[8] === 0x7b ? Number(n) : null;
+/** The declared header length (u64 little-endian), or null when fewer than 8 bytes were read. */
+export function declaredHeaderLength(head: Uint8Array): number | null {
+  if (head.length < 8) return null;
+  return Number(new DataView(head.buffer, head.byteOffset, head.byteLength).getBigUint64(0, true));
+}
+
+/**
+ * Whether the first bytes look like safetensors: `strict` needs a header length within the cap and the file
+ * and a `{` after it; the loose form (`{"` at byte 8, any length) catches files whose header length is broken.
+ */
+export function looksLikeSafetensors(head: Uint8Array, fileSize: number, strict: boolean): boolean {
+  const n = declaredHeaderLength(head);
+  if (n === null || head[8] !== 0x7b) return false;
+  return strict ? n >= 2 && n <= MAX_SAFETENSORS_HEADER && n + 8 <= fileSize : head[9] === 0x22;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Reads and checks the header; offsets must tile the data buffer exactly (FORMATS.md §6.1). */
 export async function readSafetensorsHeader(fh: FileHandle, fileSize: number, headerLength: number): Promise<SafetensorsHeader> {
+  if (headerLength > MAX_SAFETENSORS_HEADER) {
+    return { tensors: [], metadata: {}, issues: [{ kind: "bad_header", detail: `safetensors header length ${headerLength} exceeds the ${MAX_SAFETENSORS_HEADER}-byte cap: refused unread` }] };
+  }
+  if (headerLength + 8 > fileSize) {
+    return { tensors: [], metadata: {}, issues: [{ kind: "truncated", detail: `safetensors header of ${headerLength} bytes runs past the end of the ${fileSize}-byte file`, expectedBytes: headerLength + 8, actualBytes: fileSize }] };
+  }
   const raw = await readBytes(fh, 8, headerLength);
   let parsed: unknown;
   try {

@@ -5,7 +5,7 @@ import { readLightningState } from "./lightning.js";
 import { scanPickles } from "./pickle-scan.js";
 import { PyDict, type PyValue } from "./pickle-values.js";
 import { type ByteRegion, readBytes, readRegions } from "./range-reader.js";
-import { readSafetensorsHeader, sniffSafetensors } from "./safetensors.js";
+import { declaredHeaderLength, readSafetensorsHeader } from "./safetensors.js";
 import type { CheckpointScan, ScannedTensor } from "./scan-types.js";
 import { SNIFF_BYTES, sniffFormat } from "./sniff.js";
 import { canMeasure, TensorStatsAccumulator } from "./tensor-stats.js";
@@ -50,7 +50,7 @@ export async function scanCheckpointFile(path: string, options: ScanOptions = {}
     };
     let contents = EMPTY;
     if (format === "safetensors") {
-      const header = await readSafetensorsHeader(fh, fileSize, sniffSafetensors(head, fileSize)!);
+      const header = await readSafetensorsHeader(fh, fileSize, declaredHeaderLength(head)!);
       contents = { ...EMPTY, tensors: header.tensors, issues: header.issues };
       scan.fileMetadata = header.metadata;
     } else if (format === "zip") {

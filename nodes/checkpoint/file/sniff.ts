@@ -1,4 +1,4 @@
-import { sniffSafetensors } from "./safetensors.js";
+import { looksLikeSafetensors } from "./safetensors.js";
 import type { CheckpointFormat } from "./scan-types.js";
 
 /** Bytes the sniffer looks at. */
@@ -13,11 +13,13 @@ const startsWith = (head: Uint8Array, sig: readonly number[]) => sig.every((b, i
 
 /** The format, told by content and never by extension (FORMATS.md §6); the extension only breaks a protocol-0 tie. */
 export function sniffFormat(head: Uint8Array, fileSize: number, fileName: string): CheckpointFormat {
+  // A plausible safetensors header comes first: its length's low byte may well be 0x80 or "P".
+  if (looksLikeSafetensors(head, fileSize, true)) return "safetensors";
   if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06])) return "zip";
-  if (sniffSafetensors(head, fileSize) !== null) return "safetensors";
   if (startsWith(head, LEGACY_TORCH)) return "torch_legacy";
   if (startsWith(head, [0x47, 0x47, 0x55, 0x46])) return "gguf";
   if (head[0] === 0x80 && (head[1] ?? 99) <= 5) return "pickle";
+  if (looksLikeSafetensors(head, fileSize, false)) return "safetensors";
   if (head[0] !== undefined && PROTOCOL0_FIRST.has(head[0]) && /\.(pkl|pickle|joblib|pt|pth|bin|ckpt|dat|data)$/i.test(fileName)) return "pickle";
   return "unknown";
 }
