@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { DetectorInfo } from "../../../nodes/catalog.js";
 
 /**
@@ -29,6 +30,8 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "training.eval_coverage": "Too few validation points. Only 3 validation evaluations were logged for 60 epochs.",
   "training.seed_variance": "Improvement within seed noise. A single seed was run and the claimed improvement is smaller than twice the seed standard deviation.",
   "training.cuda_oom": "CUDA out of memory. The log reports torch.cuda.OutOfMemoryError: tried to allocate 2.00 GiB at epoch 3.",
+  "training.dataloader_bottleneck": "Data loading may bottleneck training. Lightning warns the train dataloader does not have many workers which may be a bottleneck.",
+  "training.nonfinite_warnings": "NaN/Inf warnings in the logs. Lines report NaN detected in gradients at step 2610.",
   "training.dataloader_errors": "Data loader errors. Two DataLoader warnings in the logs: worker exited unexpectedly.",
   "dataset.class_imbalance": "Class imbalance. The training split has a 25:1 ratio between beverages (2,500) and baby_care (100).",
   "dataset.rare_class": "Rare class. Class 'tomato_mosaic' has 4 training examples, fewer than the 5 cross-validation folds.",
@@ -56,6 +59,9 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "checks.label_drift": "Label drift. Deepchecks Label Drift failed with Cramer's V 0.28 between train and test.",
   "checks.schema_anomaly": "Schema anomaly. TFDV reports SCHEMA_NEW_COLUMN and an unexpected type for column age.",
   "checks.expectation_failed": "Great Expectations failures. expect_column_values_to_not_be_null failed with unexpected_percent 12.5.",
+  "checks.new_labels": "Test labels missing from train. Deepchecks New Label check: 2 test labels never appear in train.",
+  "checks.prediction_drift": "Prediction drift. Deepchecks Prediction Drift 0.21: the distribution of predicted classes differs between train and test.",
+  "checks.shortcut_risk": "Shortcut: a feature predicts the label only in train. Brightness predicts late_blight in train (PPS 0.42) but not in test; Property Label Correlation Change failed.",
   "checks.model_eval_failed": "Model evaluation check failed. Simple Model Comparison gain 0.04 below the 0.1 threshold.",
   "checks.coverage_gap": "Check coverage gap. No train_test_validation suite was run; one check errored.",
   "checks.report_data_mismatch": "Report does not match the dataset. The check report covers 48,000 rows while the dataset has 49,474.",
@@ -91,7 +97,7 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "cross.head_class_mismatch": "Classifier head does not match the classes. The head outputs 1000 classes while the dataset has 12 labels.",
 };
 
-/** The analyzers' own catalogs (nodes/<kind>/catalog.ts), those that exist yet: loaded by path so a missing one is skipped. */
+/** The analyzers' own catalogs (nodes/<kind>/catalog.ts): loaded by path, so one not written yet is skipped (a broken one fails). */
 export async function catalogDetectorIds(): Promise<string[]> {
   const catalogs: Array<[kind: string, exportName: string]> = [
     ["training", "trainingDetectors"],
@@ -103,12 +109,9 @@ export async function catalogDetectorIds(): Promise<string[]> {
   ];
   const ids: string[] = [];
   for (const [kind, exportName] of catalogs) {
-    let mod: Record<string, unknown>;
-    try {
-      mod = (await import(`../../../nodes/${kind}/catalog.ts`)) as Record<string, unknown>;
-    } catch {
-      continue;
-    }
+    const file = new URL(`../../../nodes/${kind}/catalog.ts`, import.meta.url);
+    if (!existsSync(file)) continue;
+    const mod = (await import(file.href)) as Record<string, unknown>;
     const list = mod[exportName] as DetectorInfo[] | undefined;
     if (Array.isArray(list)) ids.push(...list.map((d) => d.id));
   }
