@@ -30,6 +30,8 @@ export async function runAnalysis(
   deps: AnalysisDeps,
   options: RunOptions,
 ): Promise<AnalysisResponse> {
+  // Token usage is collected per analysis by a run callback (llm/usage.ts), never process-wide.
+  const usage = deps.llm?.startUsage() ?? null;
   // One path for JSON and streaming clients: stream values (the last chunk is invoke's result) and custom writes.
   const stream = await graph.stream(
     { context },
@@ -37,7 +39,7 @@ export async function runAnalysis(
       context: deps as unknown as Record<string, unknown>,
       signal: options.signal,
       maxConcurrency: Math.max(2, options.workers),
-      callbacks: options.callbacks as never,
+      callbacks: [...(options.callbacks ?? []), ...(usage ? [usage] : [])] as never,
       streamMode: ["values", "custom"],
     },
   );
@@ -47,7 +49,10 @@ export async function runAnalysis(
     else state = chunk as AnalysisStateValue;
   }
   if (!state) throw new Error("the analysis graph produced no state");
-  const response = assembleResponse(state, deps.llm ? {} : { llm: { mode: "deterministic", language: "en", note: languageNote(context) } });
+  const llm = deps.llm
+    ? { llm: deps.llm.describe(context.language), ...(usage && { usage: usage.report() }) }
+    : { llm: { mode: "deterministic", language: "en", note: languageNote(context) } };
+  const response = assembleResponse(state, llm);
   if (context.strict && Object.keys(response.error_messages).length > 0) throw new StrictModeError(response.error_messages);
   return response;
 }
