@@ -5,6 +5,7 @@ import { createKnowledgeBase } from "../knowledge/create.js";
 import type { KnowledgeService } from "../knowledge/knowledge-base.js";
 import type { KnowledgePort } from "../knowledge/port.js";
 import { describeLlmConfig, type LlmConfig, loadLlmConfig } from "../llm/config.js";
+import { createLlmPort } from "../llm/openai-port.js";
 import type { LlmPort } from "../llm/port.js";
 
 /** Everything built once at start-up and shared by all requests. */
@@ -40,7 +41,10 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
     logger,
     knowledge: overrides.knowledge ?? knowledgeBase,
     knowledgeBase,
-    llm: overrides.llm ?? null,
+    llm:
+      overrides.llm !== undefined
+        ? overrides.llm
+        : createLlmPort(llmConfig, { timeoutMs: settings.SERVICE_LLM_TIMEOUT_MS, maxRetries: settings.SERVICE_LLM_MAX_RETRIES, logger }),
     graph: buildAnalysisGraph(settings),
   };
 }
