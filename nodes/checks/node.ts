@@ -3,27 +3,20 @@ import { AGENT_NAMES } from "../../graph/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
 import { type AnalyzerSpec, runAnalyzer } from "../analyzer.js";
 import { detectChecksFindings } from "./detect.js";
+import { describeChecks, digestChecks } from "./digest.js";
 import type { ChecksFacts } from "./facts.js";
-import { type ChecksReport, parseChecksArtifact } from "./parse.js";
-
-function checksFacts(report: ChecksReport): ChecksFacts {
-  return {
-    tools: [...new Set(report.outcomes.map((o) => o.tool))],
-    leakage_failures: [], drifted_features: [], drift_share: null, label_drift: null, label_drift_detected: false,
-    overlap_fraction: null, nonfinite_columns: [],
-    checks_total: report.outcomes.length,
-    checks_failed: report.outcomes.filter((o) => o.status === "fail").length,
-  };
-}
+import type { ChecksReport } from "./model.js";
+import { parseChecksArtifact } from "./parse.js";
+import { checksFacts } from "./to-facts.js";
 
 export const checksAnalyzer: AnalyzerSpec<ChecksReport, ChecksFacts> = {
   kind: "checks",
   agentName: AGENT_NAMES.checks,
-  parse: (payload) => parseChecksArtifact(payload),
-  detect: detectChecksFindings,
+  parse: (payload, run) => parseChecksArtifact(payload, run.input.artifact.field, run.input.datasetName),
+  detect: (report) => detectChecksFindings(report),
   facts: checksFacts,
-  digest: (report) => report.outcomes.slice(0, 50),
-  describe: (report) => [`checks_artifacts (${report.outcomes.length} checks)`],
+  digest: digestChecks,
+  describe: describeChecks,
 };
 
 /** Analyzer node for data-check reports. */

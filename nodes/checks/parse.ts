@@ -1,27 +1,101 @@
-/** A check outcome normalized from any report tool. */
-export interface CheckOutcome {
-  name: string;
-  status: "pass" | "warn" | "fail" | "error";
-  tool: string;
-  message: string;
+import { isRecord, type JsonRecord, toText } from "../dataset/values.js";
+import type { ChecksReport, CheckTool, ReportSummary } from "./model.js";
+import { isDeepchecksResult, isDeepchecksSuite, readDeepchecksResult, readDeepchecksSuite } from "./parse/deepchecks.js";
+import { isEvidentlyReport, readEvidentlyReport } from "./parse/evidently.js";
+import { isGenericCheck, readGenericCheck } from "./parse/generic.js";
+import { isGreatExpectationsResult, readGreatExpectations } from "./parse/great-expectations.js";
+import { isLegacySuiteMap, readLegacySuiteMap } from "./parse/legacy-suite-map.js";
+
+export type { ChecksReport } from "./model.js";
+
+function emptyReport(field: string, requestDatasetName: string | null): ChecksReport {
+  return { field, outcomes: [], reports: [], reportDatasetName: null, requestDatasetName, suitesSkipped: [], rowCounts: [], columnSets: [], unreadable: [] };
 }
 
-export interface ChecksReport {
-  outcomes: CheckOutcome[];
+function summary(tool: CheckTool, format: string, name: string | null, path: string): ReportSummary {
+  return { tool, format, name, path };
 }
 
-const STATUSES = new Set(["pass", "warn", "fail", "error"]);
+/** Reads one report, telling the format apart by content; returns false when it is none this analyzer knows. */
+function readReport(v: unknown, path: string, into: ChecksReport): boolean {
+  if (isLegacySuiteMap(v)) {
+    const r = readLegacySuiteMap(v, path);
+    into.outcomes.push(...r.outcomes);
+    into.rowCounts.push(...r.rowCounts);
+    into.suitesSkipped.push(...r.skipped);
+    into.reportDatasetName ??= r.datasetName;
+    into.reports.push(summary("deepchecks", `legacy Deepchecks suite map (${r.suites.join(", ")})`, r.datasetName, `${path}.results`));
+    return true;
+  }
+  if (isDeepchecksSuite(v)) {
+    const r = readDeepchecksSuite(v, path);
+    into.outcomes.push(...r.outcomes);
+    into.rowCounts.push(...r.rowCounts);
+    into.reports.push(summary("deepchecks", "Deepchecks SuiteResult", toText(v.name), path));
+    return true;
+  }
+  if (isDeepchecksResult(v)) {
+    const r = readDeepchecksResult(v, null, path);
+    into.outcomes.push(...r.outcomes);
+    into.rowCounts.push(...r.rowCounts);
+    into.reports.push(summary("deepchecks", `Deepchecks ${v.type === "CheckFailure" ? "CheckFailure" : "CheckResult"}`, r.outcomes[0]?.name ?? null, path));
+    return true;
+  }
+  if (isEvidentlyReport(v)) {
+    const r = readEvidentlyReport(v, path);
+    into.outcomes.push(...r.outcomes);
+    into.rowCounts.push(...r.rowCounts);
+    into.reports.push(summary("evidently", r.format, null, path));
+    return true;
+  }
+  if (isGreatExpectationsResult(v)) {
+    const r = readGreatExpectations(v, path);
+    into.outcomes.push(...r.outcomes);
+    into.rowCounts.push(...r.rowCounts);
+    into.columnSets.push(...r.columnSets);
+    into.reports.push(summary("great_expectations", r.format, r.suite, path));
+    return true;
+  }
+  if (isGenericCheck(v)) return readCheck(v, path, into);
+  return false;
+}
 
-/** Reads the generic check records `{name, status, message?}` of ARTIFACTS.md. */
-export function parseChecksArtifact(payload: Record<string, unknown>): ChecksReport {
+function readCheck(v: JsonRecord, path: string, into: ChecksReport): boolean {
+  const o = readGenericCheck(v, path);
+  if ("unreadable" in o) into.unreadable.push({ path, reason: o.unreadable });
+  else into.outcomes.push(o);
+  return true;
+}
+
+function keysOf(v: unknown): string {
+  return isRecord(v) ? Object.keys(v).slice(0, 6).join(", ") || "no keys" : Array.isArray(v) ? "an array" : typeof v;
+}
+
+/**
+ * Normalizes `checks_artifacts` (current `{reports, checks}`, the legacy Deepchecks suite map, or a single report
+ * sent as the artifact itself) into one list of check outcomes. Parts that are not a known format are recorded
+ * as unreadable; throws only when nothing at all could be read.
+ */
+export function parseChecksArtifact(payload: Record<string, unknown>, field = "checks_artifacts", requestDatasetName: string | null = null): ChecksReport {
+  const report = emptyReport(field, requestDatasetName);
+  const reports = Array.isArray(payload.reports) ? payload.reports : [];
   const checks = Array.isArray(payload.checks) ? payload.checks : [];
-  const outcomes: CheckOutcome[] = [];
-  checks.forEach((c, i) => {
-    const rec = c as Record<string, unknown>;
-    const status = String(rec.status ?? "").toLowerCase();
-    if (!STATUSES.has(status)) throw new Error(`checks[${i}].status: expected pass|warn|fail|error, got ${JSON.stringify(rec.status)}`);
-    outcomes.push({ name: String(rec.name ?? `check ${i}`), status: status as CheckOutcome["status"], tool: "generic", message: String(rec.message ?? "") });
+  reports.forEach((r, i) => {
+    const path = `${field}.reports[${i}]`;
+    if (!readReport(r, path, report)) report.unreadable.push({ path, reason: `not a Deepchecks, Evidently or Great Expectations report (keys: ${keysOf(r)})` });
   });
-  if (outcomes.length === 0) throw new Error("no check results found");
-  return { outcomes };
+  checks.forEach((c, i) => {
+    const path = `${field}.checks[${i}]`;
+    if (isGenericCheck(c)) readCheck(c, path, report);
+    else if (!readReport(c, path, report)) report.unreadable.push({ path, reason: `not a check record {name, status} (keys: ${keysOf(c)})` });
+  });
+  if (checks.length) report.reports.push(summary("generic", "generic check records", null, `${field}.checks`));
+  if (reports.length === 0 && checks.length === 0 && !readReport(payload, field, report)) {
+    throw new Error(`${field}: no reports or checks found (keys: ${keysOf(payload)}); expected reports[], checks[] or a Deepchecks suite map`);
+  }
+  if (report.outcomes.length === 0) {
+    const why = report.unreadable.map((u) => `${u.path}: ${u.reason}`).join("; ");
+    throw new Error(`${field}: no check results could be read${why ? ` (${why})` : " (the reports are empty)"}`);
+  }
+  return report;
 }

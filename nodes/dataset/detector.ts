@@ -22,13 +22,6 @@ export function featureColumns(stats: DatasetStats): ColumnStats[] {
   return stats.columns.filter((c) => c.name !== stats.target);
 }
 
-/** "a, b, c and 4 more" for descriptions. */
-export function listNames(names: readonly string[], max = 5): string {
-  const quoted = names.map((n) => `"${n}"`);
-  if (quoted.length <= max) return quoted.join(", ");
-  return `${quoted.slice(0, max).join(", ")} and ${quoted.length - max} more`;
-}
-
 /** Dataset-level modalities where inputs feed a neural network directly. */
 export function isDeepModality(modality: string | null): boolean {
   return modality !== null && /image|vision|text|audio|speech|video|nlp/.test(modality);

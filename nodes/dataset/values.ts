@@ -76,3 +76,10 @@ export function fmt(n: number): string {
   const abs = Math.abs(n);
   return abs >= 100 ? n.toFixed(1) : abs >= 1 ? n.toFixed(2) : n.toPrecision(3).replace(/0+$/, "").replace(/\.$/, "");
 }
+
+/** "a, b, c and 4 more" for descriptions. */
+export function listNames(names: readonly string[], max = 5): string {
+  const quoted = names.map((n) => `"${n}"`);
+  if (quoted.length <= max) return quoted.join(", ");
+  return `${quoted.slice(0, max).join(", ")} and ${quoted.length - max} more`;
+}

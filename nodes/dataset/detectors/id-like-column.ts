@@ -1,8 +1,8 @@
 import type { Evidence } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type DatasetDetector, featureColumns, listNames } from "../detector.js";
+import { type DatasetDetector, featureColumns } from "../detector.js";
 import type { ColumnStats } from "../model.js";
-import { fmt } from "../values.js";
+import { fmt, listNames } from "../values.js";
 
 /** Names that identify a record rather than describe it: order_id, customerId, uuid, row_index… */
 const ID_NAME = /(^|[_\W])(id|uuid|guid|key|idx|index|row_?num(ber)?)$|^id[_\W]|[a-z]Id$|ID$/i;

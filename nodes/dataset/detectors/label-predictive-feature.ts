@@ -1,5 +1,6 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type DatasetDetector, featureColumns, listNames } from "../detector.js";
+import { listNames } from "../values.js";
+import { type DatasetDetector, featureColumns } from "../detector.js";
 import type { ColumnStats } from "../model.js";
 
 const PPS_THRESHOLD = 0.8;

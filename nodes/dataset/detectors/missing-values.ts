@@ -1,8 +1,8 @@
 import type { Severity } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type DatasetDetector, listNames } from "../detector.js";
+import { type DatasetDetector } from "../detector.js";
 import type { ColumnStats } from "../model.js";
-import { fmt, pct } from "../values.js";
+import { fmt, listNames, pct } from "../values.js";
 
 const MEDIUM_FRACTION = 0.05;
 const LOW_FRACTION = 0.01;

@@ -1,6 +1,7 @@
 import type { Evidence } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type DatasetDetector, listNames } from "../detector.js";
+import { listNames } from "../values.js";
+import { type DatasetDetector } from "../detector.js";
 import type { ColumnStats } from "../model.js";
 
 const SUMMARY_KEYS = ["min", "max", "mean", "std"] as const;

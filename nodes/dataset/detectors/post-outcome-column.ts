@@ -1,5 +1,6 @@
 import { detectorFinding } from "../../findings.js";
-import { type DatasetDetector, featureColumns, listNames } from "../detector.js";
+import { listNames } from "../values.js";
+import { type DatasetDetector, featureColumns } from "../detector.js";
 import type { ColumnStats } from "../model.js";
 
 /** Words for things that are only known after an outcome has happened (refunds, cancellations, recoveries…). */

@@ -1,7 +1,7 @@
 import type { Evidence } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type DatasetDetector, listNames, trainClassCounts } from "../detector.js";
-import { fmt } from "../values.js";
+import { type DatasetDetector, trainClassCounts } from "../detector.js";
+import { fmt, listNames } from "../values.js";
 
 const DEFAULT_FOLDS = 5;
 

@@ -1,0 +1,69 @@
+import type { Evidence, Finding, Severity } from "../../graph/result.js";
+import type { DetectorInfo } from "../catalog.js";
+import { fmt } from "../dataset/values.js";
+import type { CheckCategory, CheckOutcome, ChecksReport, CheckTool } from "./model.js";
+
+/** A check-report detector: its catalog record and a pure function from the normalized report to findings. */
+export interface ChecksDetector {
+  info: DetectorInfo;
+  detect(report: ChecksReport): Finding[];
+}
+
+const TOOL_NAMES: Record<CheckTool, string> = {
+  deepchecks: "Deepchecks",
+  evidently: "Evidently",
+  great_expectations: "Great Expectations",
+  generic: "Check",
+};
+
+const SEVERITY_ORDER: readonly Severity[] = ["critical", "high", "medium", "low", "info"];
+
+/** One level lower (a WARN is one level below its FAIL, CR-01). */
+export function lowerSeverity(s: Severity): Severity {
+  return SEVERITY_ORDER[Math.min(SEVERITY_ORDER.indexOf(s) + 1, SEVERITY_ORDER.length - 1)]!;
+}
+
+/** The most severe of several severities. */
+export function worstSeverity(list: readonly Severity[]): Severity {
+  return SEVERITY_ORDER.find((s) => list.includes(s)) ?? "info";
+}
+
+/** Outcomes of a category whose status is FAIL or WARN (checks that do not apply are never faults). */
+export function flagged(report: ChecksReport, ...categories: CheckCategory[]): CheckOutcome[] {
+  return report.outcomes.filter((o) => categories.includes(o.category) && (o.status === "fail" || o.status === "warn") && !o.notApplicable);
+}
+
+/**
+ * Outcomes without a verdict (no condition in the report) whose number crosses the catalog's default threshold:
+ * treated as failing, and said so in the evidence.
+ */
+export function overCatalogDefault(report: ChecksReport, category: CheckCategory, threshold: number): CheckOutcome[] {
+  return report.outcomes.filter((o) => o.category === category && o.status === "none" && o.observed !== null && o.observed >= threshold);
+}
+
+/** "Deepchecks "Label Drift"" / "Check "missing_values"" for descriptions. */
+export function checkLabel(o: CheckOutcome): string {
+  return `${TOOL_NAMES[o.tool]} "${o.name}"`;
+}
+
+/** Evidence for one outcome: status, condition, observed value against the report's own threshold, details. */
+export function outcomeEvidence(rule: string, o: CheckOutcome, catalogThreshold?: number): Evidence {
+  const threshold = o.threshold ?? catalogThreshold ?? null;
+  const numbers = o.observed !== null ? ` Observed ${fmt(o.observed)}${threshold !== null ? ` against ${o.threshold === null ? "the catalog default " : ""}${fmt(threshold)}` : ""}.` : "";
+  const status = o.status === "none" ? "no condition set" : o.status.toUpperCase();
+  const flaggedDetails = o.details.filter((d) => d.flagged).slice(0, 5);
+  const detailText = flaggedDetails.length ? ` Flagged: ${flaggedDetails.map((d) => `${d.name}${d.subject ? ` (${d.subject})` : ""}${d.score !== null ? ` ${fmt(d.score)}` : ""}`).join(", ")}.` : "";
+  return {
+    rule_id: rule,
+    artifact: o.path,
+    text: `${checkLabel(o)} ${status}${o.condition ? ` on "${o.condition}"` : ""}.${numbers}${detailText}${o.message ? ` ${o.message}` : ""}`.trim(),
+    observed: o.observed ?? o.status,
+    threshold,
+    values: { check: o.name, status: o.status, tool: o.tool, ...(o.report ? { suite: o.report } : {}), ...o.values },
+  };
+}
+
+/** Names of flagged columns/properties of the outcomes, each once, in order. */
+export function flaggedNames(outcomes: readonly CheckOutcome[]): string[] {
+  return [...new Set(outcomes.flatMap((o) => [...o.columns, ...o.details.filter((d) => d.flagged).map((d) => d.name)]))];
+}

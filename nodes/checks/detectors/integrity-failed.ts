@@ -1,0 +1,55 @@
+import type { Severity } from "../../../graph/result.js";
+import { detectorFinding, scoreConfidence } from "../../findings.js";
+import { listNames } from "../../dataset/values.js";
+import { type ChecksDetector, checkLabel, flagged, lowerSeverity, outcomeEvidence, worstSeverity } from "../detector.js";
+import type { CheckOutcome } from "../model.js";
+import { normalizeCheckName } from "../parse/deepchecks-catalog.js";
+
+/** Hygiene checks whose failure is a low-severity finding (the DS-05 / DS-04 "low" bands). */
+const LOW_CHECKS = /single value|single_value|constant|mixed nulls|mixed data types|string mismatch|special characters|string length|outlier|feature feature correlation|image property outliers/;
+
+/** The severity a failing integrity check maps to (its DS-* equivalent), before lowering a WARN. */
+function mappedSeverity(o: CheckOutcome): Severity {
+  const key = normalizeCheckName(o.name);
+  const x = o.observed;
+  if (/conflicting labels/.test(key)) return x !== null && x > 0.03 ? "high" : "medium";
+  if (/duplicat/.test(key)) return x !== null && x <= 0.05 ? "low" : "medium";
+  if (/null|missing/.test(key)) return x !== null && x <= 0.05 ? "low" : "medium";
+  if (LOW_CHECKS.test(key)) return "low";
+  return "medium";
+}
+
+/** CR-01: data-integrity checks that failed, mapped to their DS-* severity; a WARN one level lower. */
+export const integrityFailed: ChecksDetector = {
+  info: {
+    id: "checks.integrity_failed",
+    rule: "CR-01",
+    title: "Data-integrity checks failed",
+    threshold: "any FAIL (severity of the matching DS rule, default medium); WARN one level lower",
+    severities: ["high", "medium", "low", "info"],
+    basis: "Deepchecks data_integrity suite conditions [P-Deepchecks]; Breck et al. 2019 [K25]",
+  },
+  detect(report) {
+    const failing = flagged(report, "integrity").map((o) => ({ o, severity: o.status === "warn" ? lowerSeverity(mappedSeverity(o)) : mappedSeverity(o) }));
+    if (!failing.length) return [];
+    const severity = worstSeverity(failing.map((f) => f.severity));
+    const described = failing.map(({ o }) => `${checkLabel(o)}${o.columns.length ? ` (${listNames(o.columns, 3)})` : ""} ${o.status === "fail" ? "failed" : "warned"}`);
+    const strongest = failing.find((f) => f.severity === severity)!.o;
+    return [
+      detectorFinding({
+        id: this.info.id,
+        title: "Data-integrity checks did not pass",
+        description: `${described.slice(0, 4).join("; ")}${described.length > 4 ? `; and ${described.length - 4} more` : ""}.${strongest.message ? ` ${strongest.message}` : ""}`,
+        evidence: failing.slice(0, 10).map(({ o }) => outcomeEvidence(this.info.rule, o)),
+        severity,
+        confidence: strongest.observed !== null && strongest.threshold ? scoreConfidence({ strength: strongest.observed, threshold: strongest.threshold }) : 0.8,
+        recommendation: {
+          action: "Fix the failing integrity issues at their source (pipeline joins, defaults, collection), e.g. impute with a missingness indicator or drop single-valued columns, then re-run the suite.",
+          rationale: "Integrity faults silently change what the model learns; a check that flags them is cheaper to fix now than a model trained on them.",
+          category: "data",
+          effort: "low",
+        },
+      }),
+    ];
+  },
+};

@@ -1,0 +1,30 @@
+import { detectorFinding, scoreConfidence } from "../../findings.js";
+import { type ChecksDetector, checkLabel, flagged, outcomeEvidence } from "../detector.js";
+
+/** CR-06: schema checks that failed (columns missing or added, wrong types) → high; WARN → medium. */
+export const schemaAnomaly: ChecksDetector = {
+  info: {
+    id: "checks.schema_anomaly",
+    rule: "CR-06",
+    title: "Schema anomaly",
+    threshold: "schema check FAIL (GE table columns / column type expectations, generic schema checks, Evidently column-type tests) → high; WARN → medium",
+    severities: ["high", "medium"],
+    basis: "TFDV anomalies (ERROR → high, WARNING → medium) [P-TFDV]; Breck et al. 2019 [K25]",
+  },
+  detect(report) {
+    const found = flagged(report, "schema");
+    const lead = found.find((o) => o.status === "fail") ?? found[0];
+    if (!lead) return [];
+    return [
+      detectorFinding({
+        id: this.info.id,
+        title: "The data does not match its schema",
+        description: `${checkLabel(lead)} ${lead.status === "warn" ? "warned" : "failed"}${lead.message ? `: ${lead.message}` : ""}. Columns or types differ from what the pipeline expects, so features may be missing, misread or shifted.`,
+        evidence: found.slice(0, 10).map((o) => outcomeEvidence(this.info.rule, o)),
+        severity: found.some((o) => o.status === "fail") ? "high" : "medium",
+        confidence: scoreConfidence({ strength: 2, threshold: 1 }),
+        recommendation: { action: "Fix the upstream producer or update the schema deliberately (never silently), and make the schema check block training on mismatch.", rationale: "Schema changes silently corrupt features; validating them is the first line of ML data validation (Breck et al. 2019).", category: "data", effort: "low" },
+      }),
+    ];
+  },
+};
