@@ -1,7 +1,7 @@
 import type { Finding, Severity } from "../graph/result.js";
 import type { Curve, Curves, Panel } from "./curves.js";
 import { html, type SafeHtml } from "./html.js";
-import { formatTick, linearScale, type Scale, valueScale } from "./scale.js";
+import { formatTick, linearScale, type Scale, tickFormatter, valueScale } from "./scale.js";
 
 /** A place on the curves where a detector fired: a finding's evidence window, in steps. */
 export interface ChartMarker {
@@ -25,8 +25,9 @@ export const SEVERITY_COLOR: Record<Severity, string> = {
   info: "#5f6b7a",
 };
 
-const WIDTH = 760;
-const MARGIN = { left: 56, right: 14, top: 16, bottom: 26 };
+const WIDTH = 960;
+/** The top margin holds the numbered marker labels, so they never cover a curve. */
+const MARGIN = { left: 60, right: 16, top: 26, bottom: 26 };
 
 /** Markers for the findings whose evidence names a window of a training curve. */
 export function chartMarkers(findings: readonly Finding[]): ChartMarker[] {
@@ -60,8 +61,9 @@ function renderPanel(panel: Panel, curves: Curve[], colors: Map<string, string>,
   const bottom = height - MARGIN.bottom;
   const y = valueScale(curves.flatMap((c) => c.values.filter((v): v is number => v !== null)), [bottom, MARGIN.top]);
   const [left, right] = [MARGIN.left, WIDTH - MARGIN.right];
+  const yLabel = tickFormatter(y.ticks);
   const grid = y.ticks.map(
-    (t) => html`<line class="grid" x1="${left}" x2="${right}" y1="${y(t).toFixed(1)}" y2="${y(t).toFixed(1)}"/><text class="tick" x="${left - 6}" y="${(y(t) + 4).toFixed(1)}" text-anchor="end">${formatTick(t)}</text>`,
+    (t) => html`<line class="grid" x1="${left}" x2="${right}" y1="${y(t).toFixed(1)}" y2="${y(t).toFixed(1)}"/><text class="tick" x="${left - 6}" y="${(y(t) + 4).toFixed(1)}" text-anchor="end">${yLabel(t)}</text>`,
   );
   const xTicks = x.ticks.map(
     (t) => html`<text class="tick" x="${x(t).toFixed(1)}" y="${bottom + 16}" text-anchor="middle">${formatTick(t)}</text>`,
@@ -69,13 +71,13 @@ function renderPanel(panel: Panel, curves: Curve[], colors: Map<string, string>,
   const bands = markers.map((m) => {
     const x0 = x(m.from);
     const w = Math.max(2, x(m.to) - x0);
-    return html`<g class="marker"><title>${m.label}. ${m.title} (${m.severity}), steps ${m.from}–${m.to}</title><rect x="${x0.toFixed(1)}" y="${MARGIN.top}" width="${w.toFixed(1)}" height="${bottom - MARGIN.top}" fill="${SEVERITY_COLOR[m.severity]}" fill-opacity="0.12" stroke="${SEVERITY_COLOR[m.severity]}" stroke-opacity="0.6" stroke-dasharray="3 3"/><circle cx="${(x0 + w / 2).toFixed(1)}" cy="${MARGIN.top + 8}" r="8" fill="${SEVERITY_COLOR[m.severity]}"/><text class="marker-label" x="${(x0 + w / 2).toFixed(1)}" y="${MARGIN.top + 12}" text-anchor="middle">${m.label}</text></g>`;
+    return html`<g class="marker"><title>${m.label}. ${m.title} (${m.severity}), steps ${m.from}–${m.to}</title><rect x="${x0.toFixed(1)}" y="${MARGIN.top}" width="${w.toFixed(1)}" height="${bottom - MARGIN.top}" fill="${SEVERITY_COLOR[m.severity]}" fill-opacity="0.12" stroke="${SEVERITY_COLOR[m.severity]}" stroke-opacity="0.6" stroke-dasharray="3 3"/><circle cx="${(x0 + w / 2).toFixed(1)}" cy="${MARGIN.top - 12}" r="9" fill="${SEVERITY_COLOR[m.severity]}"/><text class="marker-label" x="${(x0 + w / 2).toFixed(1)}" y="${MARGIN.top - 8}" text-anchor="middle">${m.label}</text></g>`;
   });
   const lines = curves.map((c) => {
     const color = colors.get(c.name)!;
     const dots = c.values.length <= 40 ? c.values.map((v, i) => (v === null ? "" : html`<circle cx="${x(c.steps[i]!).toFixed(1)}" cy="${y(v).toFixed(1)}" r="2.2" fill="${color}"/>`)) : [];
     const nonFinite = c.values.flatMap((v, i) =>
-      v === null ? [html`<text class="nonfinite" x="${x(c.steps[i]!).toFixed(1)}" y="${MARGIN.top + 4}" text-anchor="middle" fill="#b3261e"><title>${c.name} not finite at step ${c.steps[i]!}</title>✕</text>`] : [],
+      v === null ? [html`<text class="nonfinite" x="${x(c.steps[i]!).toFixed(1)}" y="${MARGIN.top + 10}" text-anchor="middle" fill="#b3261e"><title>${c.name} not finite at step ${c.steps[i]!}</title>✕</text>`] : [],
     );
     return html`<g class="series" data-series="${c.name}"><title>${c.name} (${c.points} points logged)</title><path d="${linePath(c, x, y)}" fill="none" stroke="${color}" stroke-width="${c.split === "val" ? 2.2 : 1.5}"/>${dots}${nonFinite}</g>`;
   });

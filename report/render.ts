@@ -43,7 +43,7 @@ function renderAgents(response: ReportInput): SafeHtml {
 export function renderReport(response: ReportInput): SafeHtml {
   const { found, problems } = readOutputs(response.additional_outputs);
   const findings: ReportedFinding[] = Object.entries(response.agent_results).flatMap(([agent, r]) => r.findings.map((f) => ({ ...f, agent })));
-  const numbers: CitationNumbers = new Map((found.citations ?? []).map((c, i) => [c.id, i + 1]));
+  const numbers: CitationNumbers = new Map((found.citations ?? []).map((c, i) => [c.id, { n: i + 1, title: c.title }]));
   const counts = SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
   const curves = found.curves && found.curves.series.length > 0 ? found.curves : null;
   return html`<article class="report">

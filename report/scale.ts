@@ -65,6 +65,12 @@ export function valueScale(values: readonly number[], range: [number, number]): 
   return linearScale(paddedDomain(finite), range);
 }
 
+/** Labels for one axis: all in exponent form when any tick is below 1e-3 (a learning rate), so they read alike. */
+export function tickFormatter(ticks: readonly number[]): (value: number) => string {
+  const tiny = ticks.some((t) => t !== 0 && Math.abs(t) < 1e-3);
+  return tiny ? (t) => (t === 0 ? "0" : t.toExponential(1).replace(".0e", "e")) : formatTick;
+}
+
 /** A short label for an axis value: 1.2k, 3e-4, 0.25. */
 export function formatTick(value: number): string {
   const abs = Math.abs(value);

@@ -8,22 +8,27 @@ export interface ReportedFinding extends Finding {
   agent: string;
 }
 
-/** Citation id → its number in the reference list, so every "[n]" links to the same entry. */
-export type CitationNumbers = Map<string, number>;
+/** Citation id → its number in the reference list and its title, so every "[n]" links to the same entry. */
+export type CitationNumbers = Map<string, { n: number; title: string }>;
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
+/** An evidence number as a person reads it: 4 significant digits, integers as they are. */
+function formatValue(v: number | string | boolean): string {
+  return typeof v === "number" && !Number.isInteger(v) ? String(Number(v.toPrecision(4))) : String(v);
+}
+
 function citeLinks(ids: readonly string[], numbers: CitationNumbers): SafeHtml | "" {
-  const known = ids.filter((id) => numbers.has(id));
+  const known = ids.flatMap((id) => numbers.get(id) ?? []);
   if (known.length === 0) return "";
-  return html`<span class="cites">${known.map((id) => html`<a href="#ref-${numbers.get(id)!}" title="${id}">[${numbers.get(id)!}]</a>`)}</span>`;
+  return html`<p class="cites">Sources: ${known.map((c) => html`<a href="#ref-${c.n}" title="${c.title}">[${c.n}]</a>`)}</p>`;
 }
 
 function renderEvidence(e: Evidence): SafeHtml {
   const numbers = [
     e.window ? `steps ${e.window[0]}–${e.window[1]}` : null,
-    e.observed !== undefined && e.observed !== null ? `observed ${e.observed}` : null,
-    e.threshold !== undefined && e.threshold !== null ? `threshold ${e.threshold}` : null,
+    e.observed !== undefined && e.observed !== null ? `observed ${formatValue(e.observed)}` : null,
+    e.threshold !== undefined && e.threshold !== null ? `threshold ${formatValue(e.threshold)}` : null,
     e.n_points ? `${e.n_points} points` : null,
   ].filter((s): s is string => s !== null);
   return html`<li><span class="rule">${e.rule_id}</span> ${e.text} <span class="muted">${e.artifact}${numbers.length ? ` · ${numbers.join(" · ")}` : ""}</span></li>`;
@@ -62,7 +67,7 @@ export function renderReferences(citations: readonly ReportCitation[], numbers: 
   return html`<section class="references"><h2>References</h2><ol>${citations.map((c) => {
     const href = safeHref(c.url);
     const title = href ? html`<a href="${href}" rel="noopener noreferrer">${c.title}</a>` : html`${c.title}`;
-    return html`<li id="ref-${numbers.get(c.id) ?? ""}">${title}${c.source ? html` <span class="muted">${c.source}</span>` : ""} <code>${c.id}</code></li>`;
+    return html`<li id="ref-${numbers.get(c.id)?.n ?? ""}">${title}${c.source ? html` <span class="muted">${c.source}</span>` : ""} <code>${c.id}</code></li>`;
   })}</ol></section>`;
 }
 

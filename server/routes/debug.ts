@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import express, { Router } from "express";
 import { formatPath } from "../../artifacts/request.js";
 import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
-import { REPORT_CSS, renderReport } from "../../report/render.js";
+import { REPORT_CSS, renderReport, renderReportPage } from "../../report/render.js";
 import { ReportInputSchema } from "../../report/schema.js";
 import { ServiceError } from "../errors.js";
 import { rawBody } from "./analyse.js";
@@ -79,7 +79,9 @@ export function createDebugRouter(maxBodyBytes: number): Router {
       const issue = parsed.error.issues[0]!;
       throw new ServiceError("BAD_REQUEST", 400, `${formatPath(issue.path)}: ${issue.message}; expected an analysis response`);
     }
-    res.type("text/html; charset=utf-8").send(renderReport(parsed.data).text);
+    // format=page: the standalone document (what POST /v1/report returns), for the page's "Save report".
+    const page = req.query.format === "page";
+    res.type("text/html; charset=utf-8").send(page ? renderReportPage(parsed.data) : renderReport(parsed.data).text);
   });
   return router;
 }

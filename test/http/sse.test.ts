@@ -92,6 +92,8 @@ describe("POST /v1/analyse with Accept: text/event-stream", () => {
       },
       summarize: async () => "summary",
       advise: async (req) => ({ recommendations: req.recommendations, advice: "advice" }),
+      startUsage: () => null,
+      describe: () => ({ mode: "fake" }),
     };
     svc = await startService({ SERVICE_LOG_LEVEL: "silent" }, { knowledge: passThroughKnowledge(), llm });
     const events = await readSse(await postForEvents(`${svc.url}/v1/analyse`, FULL));
