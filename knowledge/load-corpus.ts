@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse as parseYaml } from "yaml";
+import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
 import { FrontMatterSchema, type KnowledgeDocument } from "./document.js";
 
 /** The corpus shipped with the service. */
@@ -29,7 +29,8 @@ export function parseDocument(text: string, file: string): KnowledgeDocument {
   if (!match) throw new CorpusError(`${file}: missing front matter between --- lines`);
   let raw: unknown;
   try {
-    raw = parseYaml(match[1]!);
+    // Core schema: strings, numbers, lists and maps only (no dates or custom tags).
+    raw = loadYaml(match[1]!, { schema: CORE_SCHEMA, filename: file });
   } catch (err) {
     throw new CorpusError(`${file}: front matter is not YAML: ${(err as Error).message}`);
   }
