@@ -1,5 +1,6 @@
 // npm run bench [-- --quick] [-- --only a,b]: measures the service against baselines and writes the record.
 import { mkdirSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { describeMachine } from "./lib/machine.js";
 import { describeProfile, parseBenchArgs } from "./lib/options.js";
@@ -21,6 +22,7 @@ mkdirSync(OUT_DIR, { recursive: true });
 const profileText = describeProfile(options.profile);
 process.stdout.write(`${profileText}\n\n`);
 
+const machine = describeMachine();
 const started = performance.now();
 const results: BenchResult[] = [];
 let failures = 0;
@@ -48,7 +50,8 @@ const record: BenchRecord = {
   profile: options.profile.mode,
   profileDescription: profileText,
   durationSeconds: (performance.now() - started) / 1000,
-  machine: describeMachine(),
+  machine,
+  loadAtEnd: Math.round(loadavg()[0]! * 100) / 100,
   results,
 };
 if (options.write) {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { availableParallelism, cpus, totalmem } from "node:os";
+import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 
 /** The machine a run was measured on, as BENCHMARKS.md states it. */
 export interface MachineInfo {
@@ -10,6 +10,8 @@ export interface MachineInfo {
   os: string;
   commit: string | null;
   dirty: boolean;
+  /** 1-minute load average when the run started: other work on the shared machine skews every figure. */
+  loadAtStart: number;
 }
 
 function git(args: string[]): string | null {
@@ -31,5 +33,6 @@ export function describeMachine(): MachineInfo {
     os: `${process.platform} ${process.arch}`,
     commit: git(["rev-parse", "--short", "HEAD"]),
     dirty: status !== null && status.length > 0,
+    loadAtStart: Math.round(loadavg()[0]! * 100) / 100,
   };
 }

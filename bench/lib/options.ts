@@ -17,7 +17,7 @@ export interface BenchProfile {
   historySizes: number[];
   /** Timed analyses per history size (after one warm-up). */
   historyRepeats: number;
-  /** Knowledge queries per phase (cold, cached). */
+  /** Knowledge queries per phase (cold, cached); at most the distinct (finding text, filter) pairs there are. */
   knowledgeQueries: number;
   /** Size of the generated safetensors file and timed scans of it. */
   checkpointBytes: number;
@@ -33,7 +33,7 @@ const FULL: BenchProfile = {
   llmDelayMs: 300,
   historySizes: [1e4, 1e5, 1e6],
   historyRepeats: 3,
-  knowledgeQueries: 2000,
+  knowledgeQueries: 1000,
   checkpointBytes: 1024 ** 3,
   checkpointScans: 3,
 };

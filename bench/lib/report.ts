@@ -10,6 +10,8 @@ export interface BenchRecord {
   profileDescription: string;
   durationSeconds: number;
   machine: MachineInfo;
+  /** 1-minute load average when the run ended. */
+  loadAtEnd: number;
   results: BenchResult[];
 }
 
@@ -58,6 +60,7 @@ export function renderMarkdown(record: BenchRecord): string {
     `- Profile: ${record.profileDescription}`,
     `- Duration: ${Math.round(record.durationSeconds)} s`,
     `- Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.os}, Node ${m.node}`,
+    `- Load average (1 min): ${m.loadAtStart} at the start, ${record.loadAtEnd} at the end`,
     `- Commit: ${m.commit ?? "unknown"}${m.dirty ? " (with uncommitted changes)" : ""}`,
     "- Figures are medians of repeated runs; the machine is shared and noisy, so compare ratios, not absolutes.",
     "",

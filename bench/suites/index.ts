@@ -54,4 +54,10 @@ export const SUITES: Suite[] = [
     description: "knowledge retrieval latency, cold and cached",
     run: async (p) => (await import("./knowledge-query.js")).benchKnowledgeQuery(p),
   },
+  {
+    name: "checkpoint_scan",
+    unit: "GB/s",
+    description: "checkpoint scan throughput and peak RSS next to numpy",
+    run: async (p) => (await import("./checkpoint-scan.js")).benchCheckpointScan(p),
+  },
 ];

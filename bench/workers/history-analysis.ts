@@ -1,5 +1,6 @@
 // Worker for history_scaling: one history size per process, so the peak RSS it reports is this size's own.
-// argv: <points> <repeats>. Sends one HistoryRun message over IPC.
+// argv: <points> <repeats> <budget ms>: timed runs stop early once the budget is spent (a slow analyzer must not
+// stall the bench; at least one run is always timed). Sends one HistoryRun message over IPC.
 import { createLogger } from "../../config/logger.js";
 import { analyzeRequest } from "../../server/analyze-request.js";
 import { parseBody } from "../../server/routes/analyse.js";
@@ -25,18 +26,15 @@ export interface HistoryRun {
 
 const peakRss = () => process.resourceUsage().maxRSS * 1024;
 
-const [pointsArg, repeatsArg] = process.argv.slice(2);
-const points = Number(pointsArg);
-const repeats = Number(repeatsArg);
-if (!(points > 0) || !(repeats > 0)) throw new Error("usage: history-analysis.ts <points> <repeats>");
+const [points, repeats, budgetMs] = process.argv.slice(2).map(Number) as [number, number, number];
+if (!(points > 0) || !(repeats > 0) || !(budgetMs > 0)) throw new Error("usage: history-analysis.ts <points> <repeats> <budget ms>");
 
 const logger = createLogger("silent");
 const runtime = createServiceRuntime({ SERVICE_LOG_LEVEL: "silent" }, { logger });
-const analyse = (text: string) =>
-  analyzeRequest(runtime, parseBody(text), { requestId: "bench", logger, signal: new AbortController().signal });
+const analyse = (body: unknown) => analyzeRequest(runtime, body, { requestId: "bench", logger, signal: new AbortController().signal });
 
 // Warm the code paths (JIT, lazy imports) on a small history before anything is measured.
-await analyse(JSON.stringify(trainingHistoryRequest(1000)));
+await analyse(trainingHistoryRequest(1000));
 const idleRssBytes = peakRss();
 
 const text = JSON.stringify(trainingHistoryRequest(points));
@@ -51,18 +49,19 @@ const run: HistoryRun = {
   errors: {},
   findings: [],
 };
-for (let i = 0; i < repeats; i++) {
+const budgetStart = performance.now();
+for (let i = 0; i < repeats && (i === 0 || since(budgetStart) < budgetMs); i++) {
   let started = performance.now();
   const body = parseBody(text);
   run.parseMs.push(since(started));
   started = performance.now();
-  const response = await analyzeRequest(runtime, body, { requestId: "bench", logger, signal: new AbortController().signal });
+  const response = await analyse(body);
   run.analysisMs.push(since(started));
   run.errors = response.error_messages;
   run.findings = Object.values(response.agent_results).flatMap((r) => r.findings.map((f) => f.id));
 }
 run.peakRssBytes = peakRss();
-for (let i = 0; i < repeats; i++) {
+for (let i = 0; i < run.analysisMs.length; i++) {
   const started = performance.now();
   JSON.parse(text);
   run.jsonParseMs.push(since(started));
