@@ -16,5 +16,13 @@ export const CheckpointFactsSchema = z.object({
   scanned: z.boolean(),
   /** Best score recorded by a ModelCheckpoint/EarlyStopping callback, when present. */
   best_model_score: num,
+  /** Metric the ModelCheckpoint callback monitored (e.g. "val_loss"). */
+  monitor: z.string().nullable().optional(),
+  /** Path of the best checkpoint ModelCheckpoint recorded. */
+  best_model_path: z.string().nullable().optional(),
+  /** Dangerous globals the checkpoint's pickles import (never load the file when non-empty). */
+  dangerous_globals: z.array(z.string()).optional(),
+  /** The file was above SERVICE_MAX_CHECKPOINT_BYTES and only its structure was read. */
+  header_only: z.boolean().optional(),
 });
 export type CheckpointFacts = z.infer<typeof CheckpointFactsSchema>;

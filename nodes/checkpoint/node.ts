@@ -3,33 +3,77 @@ import { AGENT_NAMES } from "../../graph/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
 import { type AnalyzerSpec, runAnalyzer } from "../analyzer.js";
 import { detectCheckpointFindings } from "./detect.js";
+import { classifierHead, configuredClasses } from "./detectors/config.js";
+import { countParameters } from "./detectors/size.js";
 import type { CheckpointFacts } from "./facts.js";
-import { type CheckpointInfo, parseCheckpointArtifact } from "./parse.js";
-
-const numberOrNull = (v: unknown) => (typeof v === "number" ? v : null);
+import { numberOr } from "./metadata.js";
+import { parseCheckpointArtifact } from "./parse.js";
+import type { CheckpointInfo } from "./table.js";
 
 function checkpointFacts(info: CheckpointInfo): CheckpointFacts {
+  const dangerous = info.pickles.flatMap((p) => p.globals.filter((g) => g.safety === "dangerous").map((g) => `${g.module}.${g.name}`));
   return {
-    format: typeof info.metadata.format === "string" ? info.metadata.format : null,
-    epoch: numberOrNull(info.metadata.epoch),
-    global_step: numberOrNull(info.metadata.global_step),
-    num_parameters: numberOrNull(info.metadata.num_parameters),
-    head_classes: null,
-    has_optimizer_state: null,
-    nonfinite_tensors: info.nanCount + info.infCount > 0 ? 1 : 0,
-    scanned: false,
-    best_model_score: null,
+    format: info.format,
+    epoch: info.lightning?.epoch ?? numberOr(info.metadata.epoch),
+    global_step: info.lightning?.globalStep ?? numberOr(info.metadata.global_step),
+    num_parameters: info.declaredParameters ?? countParameters(info),
+    head_classes: classifierHead(info)?.shape?.[0] ?? configuredClasses(info.config)?.[1] ?? null,
+    has_optimizer_state: info.hasOptimizerState,
+    nonfinite_tensors: info.tensorsWithNonfinite || (info.nanCount + info.infCount > 0 ? 1 : 0),
+    scanned: info.mode !== "metadata_only",
+    best_model_score: info.bestModelScore,
+    monitor: info.lightning?.modelCheckpoint?.monitor ?? null,
+    best_model_path: info.lightning?.modelCheckpoint?.bestModelPath ?? null,
+    dangerous_globals: [...new Set(dangerous)],
+    header_only: info.mode === "header_only",
+  };
+}
+
+const MiB = 2 ** 20;
+
+function describe(info: CheckpointInfo): string[] {
+  if (info.mode === "metadata_only") {
+    return [info.fileNote ? `model_checkpoint_artifacts (${info.fileNote})` : "model_checkpoint_artifacts.metadata (metadata only)"];
+  }
+  const size = `${(info.sizeBytes! / MiB).toFixed(1)} MiB`;
+  const how = info.mode === "header_only" ? `header only, above SERVICE_MAX_CHECKPOINT_BYTES` : "values scanned";
+  return [
+    `model_checkpoint_artifacts.checkpoint_path (${info.format}, ${info.tensors.length} tensors, ${size}, ${how}; ${info.pickles.length} pickle(s) checked for imports)`,
+    ...(Object.keys(info.metadata).length > 0 ? ["model_checkpoint_artifacts.metadata"] : []),
+  ];
+}
+
+/** A bounded summary for the language model: the table's shape and what stood out, never the tensors. */
+function digest(info: CheckpointInfo) {
+  const worst = info.tensors
+    .filter((t) => t.values && t.group === "model")
+    .sort((a, b) => (b.values!.maxAbs ?? 0) - (a.values!.maxAbs ?? 0))
+    .slice(0, 10)
+    .map((t) => ({ name: t.name, dtype: t.dtype ?? t.rawDtype, shape: t.shape, std: t.values!.std, max_abs: t.values!.maxAbs }));
+  return {
+    path: info.path,
+    mode: info.mode,
+    format: info.format,
+    tensors: info.tensors.length,
+    dtypes: info.dtypes,
+    nan_count: info.nanCount,
+    inf_count: info.infCount,
+    largest_tensors_by_max_abs: worst,
+    lightning: info.lightning && { epoch: info.lightning.epoch, global_step: info.lightning.globalStep, version: info.lightning.version, best_model_score: info.bestModelScore, has_optimizer_states: info.lightning.hasOptimizerStates },
+    imports: [...new Set(info.pickles.flatMap((p) => p.globals.map((g) => `${g.module}.${g.name} (${g.safety})`)))].slice(0, 30),
+    config_keys: info.config ? Object.keys(info.config).slice(0, 40) : [],
+    metadata_keys: Object.keys(info.metadata).slice(0, 40),
   };
 }
 
 export const checkpointAnalyzer: AnalyzerSpec<CheckpointInfo, CheckpointFacts> = {
   kind: "checkpoint",
   agentName: AGENT_NAMES.checkpoint,
-  parse: (payload) => parseCheckpointArtifact(payload),
+  parse: (payload, run) => parseCheckpointArtifact(payload, run),
   detect: detectCheckpointFindings,
   facts: checkpointFacts,
-  digest: (info) => ({ path: info.path, metadata_keys: Object.keys(info.metadata) }),
-  describe: (info) => [info.path ? `model_checkpoint_artifacts (${info.path}, metadata only)` : "model_checkpoint_artifacts.metadata"],
+  digest,
+  describe,
 };
 
 /** Analyzer node for model checkpoints. */

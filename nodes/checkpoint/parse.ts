@@ -1,20 +1,14 @@
-/** What is known of a checkpoint from its metadata (and, later, from the file itself). */
-export interface CheckpointInfo {
-  path: string | null;
-  metadata: Record<string, unknown>;
-  nanCount: number;
-  infCount: number;
-}
+import type { AnalyzerRun } from "../analyzer.js";
+import { buildCheckpointInfo } from "./build-info.js";
+import { locateAndScan } from "./locate.js";
+import { isRecord } from "./metadata.js";
+import type { CheckpointInfo } from "./table.js";
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+export type { CheckpointInfo } from "./table.js";
 
-export function parseCheckpointArtifact(payload: Record<string, unknown>): CheckpointInfo {
+/** Reads `model_checkpoint_artifacts`: scans the file its checkpoint_path names, when there is one, and the metadata. */
+export async function parseCheckpointArtifact(payload: Record<string, unknown>, run: AnalyzerRun): Promise<CheckpointInfo> {
   const metadata = isRecord(payload.metadata) ? payload.metadata : {};
-  const stats = isRecord(metadata.tensor_stats) ? metadata.tensor_stats : {};
-  return {
-    path: typeof payload.checkpoint_path === "string" ? payload.checkpoint_path : null,
-    metadata,
-    nanCount: typeof stats.nan_count === "number" ? stats.nan_count : 0,
-    infCount: typeof stats.inf_count === "number" ? stats.inf_count : 0,
-  };
+  const path = typeof payload.checkpoint_path === "string" ? payload.checkpoint_path : null;
+  return buildCheckpointInfo(path, metadata, await locateAndScan(path, run));
 }

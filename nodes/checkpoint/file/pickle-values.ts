@@ -105,8 +105,12 @@ function plainEntries(entries: ReadonlyArray<[PyValue, PyValue]>, depth: number)
   return out;
 }
 
-/** Dict-like objects (AttributeDict, Namespace, DictConfig) become their items or state; others their callee. */
+const SEQUENCE_TYPES = /^(__builtin__|builtins)\.(set|frozenset|list|tuple)$/;
+
+/** Dict-like objects (AttributeDict, Namespace, DictConfig) become their items or state, protocol-2 sets their
+ * items; others the name of their callee. */
 function plainCall(call: PyCall, depth: number): unknown {
+  if (SEQUENCE_TYPES.test(call.calleeName ?? "") && Array.isArray(call.args[0])) return toPlain(call.args[0], depth + 1);
   if (call.items.length > 0) return plainEntries(call.items, depth);
   if (call.state instanceof PyDict) return plainEntries(call.state.entries, depth);
   if (call.args.length === 1 && call.args[0] instanceof PyDict) return plainEntries(call.args[0].entries, depth);

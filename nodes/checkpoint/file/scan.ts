@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { basename } from "node:path";
 import { isFloatDType } from "./dtypes.js";
 import { readLightningState } from "./lightning.js";
@@ -49,19 +49,12 @@ export async function scanCheckpointFile(path: string, options: ScanOptions = {}
       tensors: [], pickles: [], issues: [], fileMetadata: {}, topLevelKeys: [], lightning: null, bytesScanned: 0,
     };
     let contents = EMPTY;
-    if (format === "safetensors") {
-      const header = await readSafetensorsHeader(fh, fileSize, declaredHeaderLength(head)!);
-      contents = { ...EMPTY, tensors: header.tensors, issues: header.issues };
-      scan.fileMetadata = header.metadata;
-    } else if (format === "zip") {
-      contents = await readTorchZip(fh, fileSize);
-      if (contents.isTorch) scan.format = "torch_zip";
-    } else if (format === "torch_legacy") {
-      contents = await readLegacyTorch(fh, fileSize, name);
-    } else if (format === "pickle") {
-      const bytes = await readBytes(fh, 0, Math.min(fileSize, MAX_PICKLE_BYTES));
-      const { report, reads } = scanPickles(bytes, name, { partial: fileSize > MAX_PICKLE_BYTES });
-      contents = { ...EMPTY, root: reads[0]?.value ?? null, pickles: [report] };
+    try {
+      contents = await readStructure(fh, scan, head, name);
+    } catch (err) {
+      // File-system errors (they carry a code) and aborts propagate; malformed content becomes a finding.
+      if (options.signal?.aborted || (err as NodeJS.ErrnoException).code !== undefined) throw err;
+      contents = { ...EMPTY, issues: [{ kind: "unreadable", detail: (err as Error).message }] };
     }
     scan.tensors = contents.tensors;
     scan.pickles = contents.pickles;
@@ -76,12 +69,34 @@ export async function scanCheckpointFile(path: string, options: ScanOptions = {}
   }
 }
 
+/** Reads the format's structure: tensor table, pickles, safetensors metadata. */
+async function readStructure(fh: FileHandle, scan: CheckpointScan, head: Uint8Array, name: string): Promise<ArchiveContents> {
+  const fileSize = scan.fileSize;
+  if (scan.format === "safetensors") {
+    const header = await readSafetensorsHeader(fh, fileSize, declaredHeaderLength(head)!);
+    scan.fileMetadata = header.metadata;
+    return { ...EMPTY, tensors: header.tensors, issues: header.issues };
+  }
+  if (scan.format === "zip") {
+    const contents = await readTorchZip(fh, fileSize);
+    if (contents.isTorch) scan.format = "torch_zip";
+    return contents;
+  }
+  if (scan.format === "torch_legacy") return readLegacyTorch(fh, fileSize, name);
+  if (scan.format === "pickle") {
+    const bytes = await readBytes(fh, 0, Math.min(fileSize, MAX_PICKLE_BYTES));
+    const { report, reads } = scanPickles(bytes, name, { partial: fileSize > MAX_PICKLE_BYTES });
+    return { ...EMPTY, root: reads[0]?.value ?? null, pickles: [report] };
+  }
+  return EMPTY;
+}
+
 function topLevelKeys(root: PyValue | null): string[] {
   return root instanceof PyDict ? root.stringKeys().slice(0, 200) : [];
 }
 
 /** Streams the data of every readable tensor once; tensors sharing the same bytes share one accumulator. */
-async function measureTensors(fh: Parameters<typeof readRegions>[0], scan: CheckpointScan, options: ScanOptions): Promise<number> {
+async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: ScanOptions): Promise<number> {
   const shared = new Map<string, { acc: TensorStatsAccumulator; tensors: ScannedTensor[]; region: ByteRegion }>();
   for (const t of scan.tensors) {
     if (!t.byteRange || !t.dtype || !canMeasure(t.dtype) || t.byteRange[1] > scan.fileSize) continue;

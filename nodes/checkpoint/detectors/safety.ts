@@ -1,0 +1,81 @@
+import type { Evidence, Finding } from "../../../graph/result.js";
+import { detectorFinding } from "../../findings.js";
+import type { DangerClass } from "../file/pickle-policy.js";
+import type { ScannedGlobal } from "../file/pickle-scan.js";
+import type { CheckpointInfo } from "../table.js";
+
+const DANGER_TEXT: Record<DangerClass, string> = {
+  process: "runs shell commands or processes",
+  code: "evaluates or compiles arbitrary code",
+  network: "opens network connections or a browser",
+  filesystem: "reads, writes or deletes files",
+  nested_pickle: "unpickles further data that this scan cannot see",
+  call_gadget: "builds arbitrary calls from attributes",
+  interpreter: "reaches the interpreter, debugger or native code",
+  package: "installs packages",
+  unresolved: "imports a global that cannot be resolved statically",
+};
+
+const qualified = (g: ScannedGlobal) => `${g.module}.${g.name}`;
+
+/** CK-01: dangerous imports (critical), and unknown imports, EXT opcodes or unreadable pickles (medium). */
+export function detectUnsafePickle(info: CheckpointInfo): Finding[] {
+  const dangerous = info.pickles.flatMap((p) => p.globals.filter((g) => g.safety === "dangerous").map((g) => ({ p, g })));
+  const suspicious = info.pickles.flatMap((p) => p.globals.filter((g) => g.safety === "suspicious").map((g) => ({ p, g })));
+  const ext = info.pickles.filter((p) => p.extCodes.length > 0);
+  const broken = info.pickles.filter((p) => p.error !== null || p.partial);
+  if (dangerous.length + suspicious.length + ext.length + broken.length === 0) return [];
+  const evidence: Evidence[] = [
+    ...dangerous.map(({ p, g }) => ({
+      rule_id: "CK-01", artifact: `model_checkpoint_artifacts.checkpoint_path:${p.entry}`,
+      text: `${p.entry} imports ${qualified(g)} (${g.opcode}), which ${DANGER_TEXT[g.danger!]}.`, observed: qualified(g), values: { class: g.danger, count: g.count },
+    })),
+    ...suspicious.slice(0, 10).map(({ p, g }) => ({
+      rule_id: "CK-01", artifact: `model_checkpoint_artifacts.checkpoint_path:${p.entry}`,
+      text: `${p.entry} imports ${qualified(g)}, which is on no safe list: loading it runs that class's code.`, observed: qualified(g),
+    })),
+    ...ext.map((p) => ({ rule_id: "CK-01", artifact: `model_checkpoint_artifacts.checkpoint_path:${p.entry}`, text: `${p.entry} uses EXT opcodes (codes ${p.extCodes.join(", ")}), importing through the copyreg extension registry.`, observed: p.extCodes.length })),
+    ...broken.map((p) => ({ rule_id: "CK-01", artifact: `model_checkpoint_artifacts.checkpoint_path:${p.entry}`, text: p.partial ? `${p.entry} is larger than the scan reads: only its first ${p.bytes} bytes were checked.` : `${p.entry} could not be read to its end (${p.error}): imports after that point are unknown.` })),
+  ];
+  if (dangerous.length > 0) {
+    const names = [...new Set(dangerous.map(({ g }) => qualified(g)))];
+    return [detectorFinding({
+      id: "checkpoint.unsafe_pickle",
+      title: "Checkpoint pickle imports dangerous code: do not load it",
+      description: `The checkpoint's pickle imports ${names.join(", ")}. Loading it with torch.load(weights_only=False), pickle or joblib would execute that code on the loading machine. Do not load this file.`,
+      evidence,
+      severity: "critical",
+      confidence: 0.95,
+      recommendation: { action: "Do not load this file. Obtain the weights from a trusted source as safetensors, or inspect them only with torch.load(weights_only=True) in an isolated environment.", rationale: "A pickle can run any code when it is loaded; these imports are the known ways to do so (picklescan/modelscan lists).", category: "infrastructure", effort: "low" },
+    })];
+  }
+  const names = [...new Set(suspicious.map(({ g }) => qualified(g)))];
+  return [detectorFinding({
+    id: "checkpoint.unsafe_pickle",
+    title: "Checkpoint pickle imports code the scan cannot vouch for",
+    description: names.length > 0
+      ? `The checkpoint's pickle imports ${names.slice(0, 6).join(", ")}${names.length > 6 ? "…" : ""}, which are on no safe list: loading it runs those classes' code.`
+      : "Part of the checkpoint's pickle could not be checked (EXT opcodes, an unreadable or oversized pickle).",
+    evidence,
+    severity: "medium",
+    confidence: 0.7,
+    recommendation: { action: "Load with torch.load(weights_only=True) (default since PyTorch 2.6), allowlisting only the classes you trust, or re-export the weights as safetensors.", rationale: "weights_only refuses imports outside its allowlist, so unknown classes cannot run code.", category: "infrastructure", effort: "low" },
+  })];
+}
+
+/** Safe-listed imports that torch's weights_only allowlist still refuses: loading needs weights_only=False. */
+export function detectRequiresUnsafeLoad(info: CheckpointInfo): Finding[] {
+  const all = info.pickles.flatMap((p) => p.globals);
+  if (all.some((g) => g.safety !== "safe")) return [];
+  const outside = [...new Set(all.filter((g) => !g.weightsOnly).map(qualified))];
+  if (outside.length === 0) return [];
+  return [detectorFinding({
+    id: "checkpoint.requires_unsafe_load",
+    title: "Checkpoint needs weights_only=False to load",
+    description: `The checkpoint imports ${outside.join(", ")}, which torch.load(weights_only=True) refuses by default: loading it needs weights_only=False or torch.serialization.add_safe_globals.`,
+    evidence: [{ rule_id: "CK-01", artifact: "model_checkpoint_artifacts.checkpoint_path", text: `Imports outside torch's weights_only allowlist: ${outside.join(", ")}.`, observed: outside.length }],
+    severity: "low",
+    confidence: 0.8,
+    recommendation: { action: "Allowlist these classes with torch.serialization.add_safe_globals, or save hyperparameters as plain dicts so the checkpoint loads with weights_only=True.", rationale: "Loading with weights_only=False disables the protection against code in pickles.", category: "infrastructure", effort: "low" },
+  })];
+}

@@ -1,0 +1,143 @@
+import { z } from "zod";
+import { normalizeDType } from "./file/dtypes.js";
+import type { LightningState } from "./file/lightning.js";
+import type { TensorRecord } from "./table.js";
+
+const num = z.number().nullish();
+
+/** One entry of the client's `tensor_stats.per_tensor` (ARTIFACTS.md); unknown keys are kept and ignored. */
+const PerTensorSchema = z.looseObject({
+  name: z.string().min(1),
+  dtype: z.string().nullish(),
+  shape: z.array(z.number().int().min(0)).nullish(),
+  mean: num,
+  std: num,
+  min: num,
+  max: num,
+  max_abs: num,
+  nan_count: num,
+  inf_count: num,
+  zero_fraction: num,
+});
+
+/** The client's aggregate `tensor_stats`. */
+const TensorStatsSchema = z.looseObject({
+  num_tensors: num,
+  nan_count: num,
+  inf_count: num,
+  tensors_with_nonfinite: num,
+  per_tensor: z.array(z.unknown()).nullish(),
+});
+export type ClientTensorStats = z.infer<typeof TensorStatsSchema>;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const numberOr = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** `tensor_stats` when it has the documented shape, else null (a malformed block is ignored, not fatal). */
+export function clientTensorStats(metadata: Record<string, unknown>): ClientTensorStats | null {
+  const parsed = TensorStatsSchema.safeParse(metadata.tensor_stats);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The per-tensor rows a client computed, as table records; entries that do not parse are skipped. */
+export function clientTensorRecords(stats: ClientTensorStats | null): TensorRecord[] {
+  return (stats?.per_tensor ?? []).flatMap((raw): TensorRecord[] => {
+    const p = PerTensorSchema.safeParse(raw);
+    if (!p.success) return [];
+    const t = p.data;
+    const shape = t.shape ?? null;
+    const maxAbs = t.max_abs ?? (t.min != null && t.max != null ? Math.max(Math.abs(t.min), Math.abs(t.max)) : null);
+    return [{
+      name: t.name,
+      dtype: t.dtype ? normalizeDType(t.dtype) : null,
+      rawDtype: t.dtype ?? "unknown",
+      shape,
+      numel: shape ? shape.reduce((a, b) => a * b, 1) : null,
+      group: "model",
+      storage: null,
+      values: {
+        nanCount: t.nan_count ?? 0,
+        infCount: t.inf_count ?? 0,
+        zeroFraction: t.zero_fraction ?? null,
+        min: t.min ?? null,
+        max: t.max ?? null,
+        mean: t.mean ?? null,
+        std: t.std ?? null,
+        maxAbs,
+        units: null,
+        deadUnits: null,
+      },
+    }];
+  });
+}
+
+/** The model configuration: `config` over `hyper_parameters` (both may be present), or null. */
+export function metadataConfig(metadata: Record<string, unknown>): Record<string, unknown> | null {
+  const hp = isRecord(metadata.hyper_parameters) ? metadata.hyper_parameters : null;
+  const config = isRecord(metadata.config) ? metadata.config : null;
+  return hp || config ? { ...hp, ...config } : null;
+}
+
+/** `{dtype: count}` from `dtypes`, or the single `dtype`, with names normalized (`float16` → `F16`). */
+export function metadataDtypes(metadata: Record<string, unknown>): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (isRecord(metadata.dtypes)) {
+    for (const [k, v] of Object.entries(metadata.dtypes)) {
+      const name = normalizeDType(k) ?? k;
+      if (typeof v === "number") out[name] = (out[name] ?? 0) + v;
+    }
+  } else if (typeof metadata.dtype === "string") {
+    out[normalizeDType(metadata.dtype) ?? metadata.dtype] = 1;
+  }
+  return out;
+}
+
+function callbackState(metadata: Record<string, unknown>, prefix: string): Record<string, unknown> | null {
+  if (!isRecord(metadata.callbacks)) return null;
+  const hit = Object.entries(metadata.callbacks).find(([k]) => k.startsWith(prefix));
+  return hit && isRecord(hit[1]) ? hit[1] : null;
+}
+
+/** Lightning state told by metadata keys (the client copied the checkpoint's top-level keys), or null. */
+export function metadataLightning(metadata: Record<string, unknown>): LightningState | null {
+  const name = typeof metadata.checkpoint_name === "string" ? metadata.checkpoint_name : "";
+  const lightning = "pytorch-lightning_version" in metadata || "callbacks" in metadata || "optimizer_states" in metadata || (name.endsWith(".ckpt") && "epoch" in metadata);
+  if (!lightning) return null;
+  const mc = callbackState(metadata, "ModelCheckpoint");
+  const es = callbackState(metadata, "EarlyStopping");
+  const optimizers = metadata.optimizer_states;
+  return {
+    epoch: numberOr(metadata.epoch),
+    globalStep: numberOr(metadata.global_step),
+    version: typeof metadata["pytorch-lightning_version"] === "string" ? metadata["pytorch-lightning_version"] : null,
+    hyperParameters: isRecord(metadata.hyper_parameters) ? metadata.hyper_parameters : null,
+    hasOptimizerStates: Array.isArray(optimizers) ? optimizers.length > 0 : optimizers === true,
+    optimizerCount: Array.isArray(optimizers) ? optimizers.length : 0,
+    hasLrSchedulers: "lr_schedulers" in metadata,
+    hasLoops: "loops" in metadata,
+    modelCheckpoint: mc && {
+      monitor: typeof mc.monitor === "string" ? mc.monitor : null,
+      mode: typeof mc.mode === "string" ? mc.mode : null,
+      bestModelScore: numberOr(mc.best_model_score) === null ? null : { value: numberOr(mc.best_model_score)! },
+      bestModelPath: typeof mc.best_model_path === "string" ? mc.best_model_path : null,
+      lastModelPath: typeof mc.last_model_path === "string" ? mc.last_model_path : null,
+    },
+    earlyStopping: es && {
+      monitor: typeof es.monitor === "string" ? es.monitor : null,
+      waitCount: numberOr(es.wait_count),
+      stoppedEpoch: numberOr(es.stopped_epoch),
+      patience: numberOr(es.patience),
+      bestScore: numberOr(es.best_score) === null ? null : { value: numberOr(es.best_score)! },
+    },
+  };
+}
+
+/** What the metadata says about optimizer state: explicit flags first. */
+export function metadataOptimizerState(metadata: Record<string, unknown>): boolean | null {
+  if (typeof metadata.has_optimizer_state === "boolean") return metadata.has_optimizer_state;
+  if (Array.isArray(metadata.optimizer_states)) return metadata.optimizer_states.length > 0;
+  if (typeof metadata.optimizer_states === "boolean") return metadata.optimizer_states;
+  return null;
+}
+
+export { isRecord, numberOr };

@@ -1,0 +1,71 @@
+import type { DType } from "./file/dtypes.js";
+import type { LightningState } from "./file/lightning.js";
+import type { PickleReport } from "./file/pickle-scan.js";
+import type { CheckpointFormat, IntegrityIssue, TensorGroup } from "./file/scan-types.js";
+
+/** Per-tensor statistics as the detectors see them, whether measured here or computed by the client. */
+export interface TensorValues {
+  nanCount: number;
+  infCount: number;
+  /** Fraction of exact zeros; null when the client did not report it. */
+  zeroFraction: number | null;
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+  std: number | null;
+  maxAbs: number | null;
+  /** Output units and those with ~zero weights (measured files only). */
+  units: number | null;
+  deadUnits: number | null;
+}
+
+/** One row of the normalized tensor table: one code path for scanned files and client-computed statistics. */
+export interface TensorRecord {
+  name: string;
+  dtype: DType | null;
+  /** The dtype as written (storage class, safetensors or client name). */
+  rawDtype: string;
+  shape: number[] | null;
+  numel: number | null;
+  group: TensorGroup;
+  /** Identity of the bytes (tied weights share it); null when unknown. */
+  storage: string | null;
+  values: TensorValues | null;
+}
+
+/** How the checkpoint was read, for analyzed_artifacts and for findings that depend on it. */
+export type ReadMode = "scanned" | "header_only" | "metadata_only";
+
+/** Everything the checkpoint detectors work on. */
+export interface CheckpointInfo {
+  /** checkpoint_path as given in the request. */
+  path: string | null;
+  /** Why no file was read, when none was (refused, MLflow URI not downloaded, no path). */
+  fileNote: string | null;
+  mode: ReadMode;
+  format: CheckpointFormat | string | null;
+  metadata: Record<string, unknown>;
+  tensors: TensorRecord[];
+  /** True when `tensors` lists every tensor of the checkpoint (a scanned file, or per_tensor covering num_tensors). */
+  tensorsComplete: boolean;
+  /** Aggregate non-finite counts (file totals, or the client's tensor_stats totals). */
+  nanCount: number;
+  infCount: number;
+  tensorsWithNonfinite: number;
+  /** dtype name → tensor count. */
+  dtypes: Record<string, number>;
+  /** Model configuration from metadata (config / hyper_parameters) or the file (Lightning hyper_parameters). */
+  config: Record<string, unknown> | null;
+  lightning: LightningState | null;
+  /** Resolved values of Lightning's best scores (the file stores them as 0-d tensors). */
+  bestModelScore: number | null;
+  declaredParameters: number | null;
+  /** File size, or the client's size_bytes. */
+  sizeBytes: number | null;
+  pickles: PickleReport[];
+  issues: IntegrityIssue[];
+  /** Byte budget above which files are scanned header-only (SERVICE_MAX_CHECKPOINT_BYTES). */
+  maxScanBytes: number | null;
+  /** Whether the checkpoint carries optimizer state: true/false when known, null when it cannot be told. */
+  hasOptimizerState: boolean | null;
+}
