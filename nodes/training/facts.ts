@@ -29,5 +29,18 @@ export const TrainingFactsSchema = z.object({
   losses_finite: z.boolean(),
   /** Parameters the run logged (strings as MLflow stores them). */
   params: z.record(z.string(), z.string()),
+  // Added after the first contract; optional so older builders of this type still compile. The analyzer always sets them.
+  /** Metrics format the history came in (lightning_csv, hf_trainer_state, mlflow_history, …). */
+  format: z.string().optional(),
+  /** Number of classes the params state (num_classes, num_labels, …). */
+  num_classes: num.optional(),
+  /** Whether the run keeps its best checkpoint (restore_best_weights, save_top_k ≥ 1, best_model_checkpoint…). */
+  best_checkpoint_kept: z.boolean().nullable().optional(),
+  /** Early stopping configured or reported in the logs. */
+  early_stopping: z.boolean().optional(),
+  /** Evaluation-set size when the artifact reveals it. */
+  val_samples: num.optional(),
+  /** Recognized log events by kind (cuda_oom, gradient_overflow, dataloader_error, …). */
+  log_events: z.record(z.string(), z.number().int()).optional(),
 });
 export type TrainingFacts = z.infer<typeof TrainingFactsSchema>;

@@ -1,17 +1,111 @@
 import { z } from "zod";
+import { isAxisName } from "./names.js";
+import { readMetricValue } from "./parse/number.js";
+import { CONTENT_FORMATS, isLongRows, wideCellProblem } from "./parse/shapes.js";
 
-/** A metric value as tools write it: a number, null, or MLflow's "NaN"/"Infinity" strings. */
-export const MetricValueSchema = z.union([z.number(), z.null(), z.enum(["NaN", "Infinity", "-Infinity", "nan", "inf", "-inf"])]);
+/** Issues reported per artifact at most; one bad array stops its own scan. */
+const MAX_ISSUES = 5;
 
-/** Structural shape of `training_artifacts` (ARTIFACTS.md); the metrics' many forms are told apart by the parser. */
+type Issues = { add(path: PropertyKey[], message: string): void; full(): boolean };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+const NOT_A_NUMBER = 'expected a number (or null, "NaN", "Infinity")';
+
+function describe(v: unknown): string {
+  return v === undefined ? "nothing" : JSON.stringify(v)?.slice(0, 40) ?? typeof v;
+}
+
+function checkValue(v: unknown, path: PropertyKey[], issues: Issues): boolean {
+  if (readMetricValue(v) !== undefined) return true;
+  issues.add(path, `${NOT_A_NUMBER}, got ${describe(v)}`);
+  return false;
+}
+
+function checkArrays(metrics: Record<string, unknown>, issues: Issues): void {
+  for (const [name, points] of Object.entries(metrics)) {
+    if (!Array.isArray(points) || issues.full()) continue;
+    for (let i = 0; i < points.length; i++) {
+      const p: unknown = points[i];
+      const ok = isRecord(p) ? checkValue(p.value, [name, i, "value"], issues) : checkValue(p, [name, i], issues);
+      if (!ok) break;
+    }
+  }
+}
+
+function checkRows(rows: unknown[], issues: Issues): void {
+  const long = isLongRows(rows);
+  for (let i = 0; i < rows.length && !issues.full(); i++) {
+    const row = rows[i];
+    if (!isRecord(row)) {
+      issues.add([i], `expected a row object, got ${describe(row)}`);
+      return;
+    }
+    if (long) {
+      if (!checkValue(row.value, [i, "value"], issues)) return;
+      continue;
+    }
+    for (const [key, v] of Object.entries(row)) {
+      const problem = isAxisName(key) ? null : wideCellProblem(key, v);
+      if (problem) {
+        issues.add([i, key], problem);
+        return;
+      }
+    }
+  }
+}
+
+function checkContent(metrics: Record<string, unknown>, issues: Issues): void {
+  const format = metrics.format as string;
+  if (!(CONTENT_FORMATS as readonly string[]).includes(format)) {
+    issues.add(["format"], `unknown format ${describe(format)}; expected one of ${CONTENT_FORMATS.join(", ")}`);
+  } else if (format === "tfevents") {
+    if (typeof metrics.content_base64 !== "string") issues.add(["content_base64"], "expected the event file, base64-encoded");
+  } else if (format === "hf_trainer_state") {
+    if (!isRecord(metrics.content) && typeof metrics.content !== "string") issues.add(["content"], "expected the trainer_state.json object");
+  } else if (typeof metrics.content !== "string") {
+    issues.add(["content"], `expected the ${format} text, got ${describe(metrics.content)}`);
+  }
+}
+
+/** Structural check of `metrics` in any of its shapes; formats inside text are left to the parser. */
+function checkMetrics(v: unknown, issues: Issues): void {
+  if (Array.isArray(v)) checkRows(v, issues);
+  else if (!isRecord(v)) issues.add([], `expected an object or a list of rows, got ${describe(v)}`);
+  else if (typeof v.format === "string") checkContent(v, issues);
+  else if ("log_history" in v) {
+    if (!Array.isArray(v.log_history)) issues.add(["log_history"], "expected the list of log entries");
+  } else checkArrays(v, issues);
+}
+
+/** Legacy column map: `key`/`metric` columns hold names, the others numbers. */
+function checkColumns(columns: Record<string, unknown[]>, issues: Issues): void {
+  for (const [name, values] of Object.entries(columns)) {
+    if (/^(?:key|metric|name|tag|run_id|timestamp)$/i.test(name) || issues.full()) continue;
+    for (let i = 0; i < values.length; i++) if (!checkValue(values[i], [name, i], issues)) break;
+  }
+}
+
+function refineWith<T>(check: (v: T, issues: Issues) => void) {
+  return (v: T, ctx: z.RefinementCtx) => {
+    let n = 0;
+    check(v, {
+      add: (path, message) => {
+        if (n++ < MAX_ISSUES) ctx.addIssue({ code: "custom", path, message });
+      },
+      full: () => n >= MAX_ISSUES,
+    });
+  };
+}
+
+/**
+ * Structural shape of `training_artifacts` (ARTIFACTS.md): permissive about the many metric shapes, but a metric
+ * value that is not a number is rejected with its path (`metrics.val_loss[3]`, `metrics[12].value`).
+ */
 export const TrainingArtifactSchema = z.looseObject({
-  metrics: z
-    .union([
-      z.record(z.string(), z.unknown()),
-      z.array(z.record(z.string(), z.unknown())),
-    ])
-    .nullish(),
-  metrics_values: z.record(z.string(), z.array(z.unknown())).nullish(),
+  metrics: z.unknown().superRefine(refineWith(checkMetrics)).nullish(),
+  metrics_values: z.record(z.string(), z.array(z.unknown())).superRefine(refineWith(checkColumns)).nullish(),
+  metrics_path: z.string().nullish(),
   params: z.record(z.string(), z.unknown()).nullish(),
   logs: z.union([z.array(z.string()), z.string()]).nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),

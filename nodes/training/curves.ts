@@ -1,0 +1,124 @@
+import type { MetricSeries, Split, TrainingRun } from "./model.js";
+import { noiseSigma } from "./stats.js";
+
+/** Per-step detail (spikes, clipping) or one point per evaluation/epoch (trends). */
+export type Resolution = "fine" | "coarse";
+
+/** A finite view of one series, binned to at most MAX_COARSE points for trend detectors. */
+export interface Curve {
+  name: string;
+  steps: Float64Array;
+  values: Float64Array;
+  /** Logged points averaged into each value (1 unless binned). */
+  perPoint: number;
+  /** Finite points logged. */
+  logged: number;
+  /** σ̂ of `values` (DETECTORS.md §2.0). */
+  noise: number;
+}
+
+/** Trend detectors look at no more than this many points; longer histories are averaged into bins. */
+export const MAX_COARSE = 400;
+
+const PREFERENCE: Record<Resolution, readonly string[]> = {
+  fine: ["@step", "", "@epoch"],
+  coarse: ["@epoch", "", "@step"],
+};
+
+/** The series for split + quantity, preferring Lightning's `_step` logs for "fine" and `_epoch` for "coarse". */
+export function pickSeries(run: TrainingRun, split: Split, quantity: string, resolution: Resolution = "coarse"): MetricSeries | undefined {
+  const base = split === "none" ? quantity : `${split}/${quantity}`;
+  for (const suffix of PREFERENCE[resolution]) {
+    const s = run.series.get(base + suffix);
+    if (s && s.values.length > 0) return s;
+  }
+  return undefined;
+}
+
+const cache = new WeakMap<MetricSeries, Map<Resolution, Curve>>();
+
+/** The finite points of a series (binned for "coarse"); cached per series. */
+export function curveOf(series: MetricSeries, resolution: Resolution = "coarse"): Curve {
+  let byRes = cache.get(series);
+  if (!byRes) cache.set(series, (byRes = new Map()));
+  const hit = byRes.get(resolution);
+  if (hit) return hit;
+  const finite = finitePoints(series);
+  const binned = resolution === "coarse" && finite.values.length > MAX_COARSE ? binMeans(finite.steps, finite.values, MAX_COARSE) : finite;
+  const curve: Curve = {
+    name: series.name,
+    steps: binned.steps,
+    values: binned.values,
+    perPoint: finite.values.length / Math.max(1, binned.values.length),
+    logged: finite.values.length,
+    noise: noiseSigma(binned.values),
+  };
+  byRes.set(resolution, curve);
+  return curve;
+}
+
+/** `pickSeries` then `curveOf`; undefined when the run has no finite point of it. */
+export function curve(run: TrainingRun, split: Split, quantity: string, resolution: Resolution = "coarse"): Curve | undefined {
+  const s = pickSeries(run, split, quantity, resolution);
+  if (!s) return undefined;
+  const c = curveOf(s, resolution);
+  return c.values.length > 0 ? c : undefined;
+}
+
+function finitePoints(s: MetricSeries): { steps: Float64Array; values: Float64Array } {
+  let n = 0;
+  for (const v of s.values) if (Number.isFinite(v)) n++;
+  if (n === s.values.length) return { steps: s.steps, values: s.values };
+  const steps = new Float64Array(n);
+  const values = new Float64Array(n);
+  let j = 0;
+  for (let i = 0; i < s.values.length; i++) {
+    if (!Number.isFinite(s.values[i]!)) continue;
+    steps[j] = s.steps[i]!;
+    values[j++] = s.values[i]!;
+  }
+  return { steps, values };
+}
+
+/** Averages consecutive points into `bins` bins of (nearly) equal count; a bin's step is its last step. */
+export function binMeans(steps: Float64Array, values: Float64Array, bins: number): { steps: Float64Array; values: Float64Array } {
+  const n = values.length;
+  const outSteps = new Float64Array(bins);
+  const outValues = new Float64Array(bins);
+  for (let b = 0; b < bins; b++) {
+    const lo = Math.floor((b * n) / bins);
+    const hi = Math.floor(((b + 1) * n) / bins);
+    let sum = 0;
+    for (let i = lo; i < hi; i++) sum += values[i]!;
+    outSteps[b] = steps[hi - 1]!;
+    outValues[b] = sum / (hi - lo);
+  }
+  return { steps: outSteps, values: outValues };
+}
+
+/** Value of a curve at a step: linear interpolation between neighbours, clamped at the ends. */
+export function valueAt(c: Curve, step: number): number {
+  const { steps, values } = c;
+  if (step <= steps[0]!) return values[0]!;
+  if (step >= steps[steps.length - 1]!) return values[values.length - 1]!;
+  let lo = 0;
+  let hi = steps.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (steps[mid]! <= step) lo = mid;
+    else hi = mid;
+  }
+  const span = steps[hi]! - steps[lo]!;
+  return span > 0 ? values[lo]! + ((values[hi]! - values[lo]!) * (step - steps[lo]!)) / span : values[hi]!;
+}
+
+/** First and last logged step over every series: the run's extent. */
+export function runExtent(run: TrainingRun): { first: number; last: number } {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const s of run.series.values()) {
+    first = Math.min(first, s.steps[0]!);
+    last = Math.max(last, s.steps[s.steps.length - 1]!);
+  }
+  return Number.isFinite(first) ? { first, last } : { first: 0, last: 0 };
+}

@@ -1,0 +1,86 @@
+import type { Finding } from "../../../graph/result.js";
+import { detectorFinding, scoreConfidence } from "../../findings.js";
+import { type Curve, curve } from "../curves.js";
+import type { TrainingRun } from "../model.js";
+import { fitLine, mean, movingAverage, smoothingWindow, argExtreme } from "../stats.js";
+import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
+
+export interface Divergence {
+  start: number;
+  min: number;
+  minIndex: number;
+  end: number;
+  rise: number;
+  threshold: number;
+  window: number;
+}
+
+/**
+ * Whether a smoothed loss ends well above its minimum: final − min > max(3σ̂, 50 % of the drop start → min), the
+ * minimum is not at the end and the last window is not falling back significantly.
+ */
+export function findDivergence(c: Curve): Divergence | null {
+  const n = c.values.length;
+  if (n < 10) return null;
+  const w = smoothingWindow(n);
+  const s = movingAverage(c.values, w);
+  const minIndex = argExtreme(s, "min");
+  const start = mean(c.values, 0, w);
+  const end = mean(c.values, n - w, n);
+  const min = s[minIndex]!;
+  const rise = end - min;
+  const threshold = Math.max(3 * c.noise, 0.5 * (start - min));
+  if (minIndex > n - w || rise <= threshold) return null;
+  if (fitLine(c.steps, c.values, n - w, n).t < -3) return null;
+  return { start, min, minIndex, end, rise, threshold, window: w };
+}
+
+/** TH-02: the smoothed training loss climbs back well above its minimum and stays there. */
+function detectDivergence(run: TrainingRun): Finding[] {
+  const c = curve(run, "train", "loss");
+  const d = c && findDivergence(c);
+  if (!c || !d) return [];
+  const aboveStart = d.end >= d.start;
+  const minStep = c.steps[d.minIndex]!;
+  const lastStep = c.steps[c.steps.length - 1]!;
+  return [
+    detectorFinding({
+      id: "training.divergence",
+      title: aboveStart ? "Training loss diverged above its starting value" : "Training loss diverged after its minimum",
+      description: `The smoothed ${c.name} fell to ${fmt(d.min)} at step ${minStep}, then rose to ${fmt(d.end)} by step ${lastStep}${aboveStart ? `, above where it started (${fmt(d.start)})` : ""}: optimization became unstable, which usually means the learning rate is too high or the data pipeline broke.`,
+      evidence: [
+        {
+          rule_id: "TH-02",
+          artifact: metricArtifact(c.name),
+          text: `Smoothed ${c.name}: start ${fmt(d.start)}, minimum ${fmt(d.min)} at step ${minStep}, end ${fmt(d.end)}; rise ${fmt(d.rise)} against a threshold of ${fmt(d.threshold)}.`,
+          window: [minStep, lastStep],
+          observed: round(d.rise),
+          threshold: round(d.threshold),
+          noise_estimate: round(c.noise),
+          n_points: c.values.length,
+          values: { start: round(d.start), min: round(d.min), end: round(d.end), smoothing_window: d.window },
+        },
+      ],
+      severity: aboveStart ? "critical" : "high",
+      confidence: scoreConfidence({ strength: d.rise, threshold: d.threshold, points: c.values.length }),
+      recommendation: {
+        action: "Run a learning-rate range test and lower the peak learning rate, add warm-up and gradient clipping; if the loss jumps at a fixed step, inspect the batches there for corrupt data.",
+        rationale: "A training loss that increases for good means the updates overshoot (or the data changed); the tuning playbook treats a rising training loss as a bug to fix before anything else.",
+        category: "training",
+        effort: "low",
+      },
+    }),
+  ];
+}
+
+export const divergence: TrainingDetector = {
+  info: {
+    id: "training.divergence",
+    rule: "TH-02",
+    title: "Training loss divergence",
+    threshold: "smoothed train loss ends > max(3σ̂, 50 % of (start − min)) above its minimum and is not falling back (last-window slope t > −3); critical when it ends ≥ its start",
+    severities: ["critical", "high"],
+    basis: "Tuning playbook: rising training loss indicates a bug; infeasible trials [K01][K03][K04]",
+  },
+  detect: detectDivergence,
+};

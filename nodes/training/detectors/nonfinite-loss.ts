@@ -1,0 +1,84 @@
+import type { Evidence, Finding } from "../../../graph/result.js";
+import { detectorFinding, MAX_CONFIDENCE } from "../../findings.js";
+import type { MetricSeries, TrainingRun } from "../model.js";
+import { fmt, LOGS_ARTIFACT, metricArtifact, type TrainingDetector } from "./detector.js";
+
+/** Losses this large are numerically exploded even when finite (AutoTrainer's explode test). */
+export const EXPLODED_LOSS = 1e5;
+
+/** First non-finite or exploded point of a loss series and how many there are. */
+export function firstBadLoss(s: MetricSeries): { index: number; count: number } | null {
+  let index = -1;
+  let count = 0;
+  for (let i = 0; i < s.values.length; i++) {
+    const v = s.values[i]!;
+    if (Number.isFinite(v) && Math.abs(v) < EXPLODED_LOSS) continue;
+    if (index < 0) index = i;
+    count++;
+  }
+  return index < 0 ? null : { index, count };
+}
+
+/** TH-01: any NaN/±Inf in a loss, a loss ≥ 1e5, or a log line saying the loss became non-finite. */
+function detectNonfiniteLoss(run: TrainingRun): Finding[] {
+  const evidence: Evidence[] = [];
+  for (const s of run.series.values()) {
+    if (s.quantity !== "loss") continue;
+    const bad = firstBadLoss(s);
+    if (!bad) continue;
+    const v = s.values[bad.index]!;
+    evidence.push({
+      rule_id: "TH-01",
+      artifact: metricArtifact(s.name),
+      text: `${s.name} is ${fmt(v)} at step ${s.steps[bad.index]} (${bad.count} of ${s.values.length} points non-finite or ≥ 1e5).`,
+      window: [s.steps[bad.index]!, s.steps[s.steps.length - 1]!],
+      observed: String(v),
+      threshold: "finite and < 1e5",
+      n_points: s.values.length,
+      values: { first_bad_step: s.steps[bad.index]!, bad_points: bad.count },
+    });
+  }
+  const logLines = run.logs.events.filter((e) => e.kind === "nonfinite_loss");
+  if (logLines.length > 0) {
+    evidence.push({
+      rule_id: "TH-01",
+      artifact: LOGS_ARTIFACT,
+      text: `The logs report a non-finite loss ${run.logs.counts.nonfinite_loss} time(s), first at line ${logLines[0]!.line + 1}: "${logLines[0]!.text}".`,
+      observed: run.logs.counts.nonfinite_loss ?? 0,
+      threshold: 0,
+    });
+  }
+  if (evidence.length === 0) return [];
+  const fromMetrics = evidence.some((e) => e.artifact !== LOGS_ARTIFACT);
+  const first = evidence[0]!;
+  return [
+    detectorFinding({
+      id: "training.nonfinite_loss",
+      title: "Loss became non-finite",
+      description: fromMetrics
+        ? `${first.text.replace(/\.$/, "")}: training diverged numerically, so every result after that point is invalid.`
+        : "The training logs report a NaN/Inf loss: training diverged numerically, so results after that point are invalid.",
+      evidence,
+      severity: "critical",
+      confidence: fromMetrics ? MAX_CONFIDENCE : 0.8,
+      recommendation: {
+        action: "Lower the learning rate about 10×, add warm-up and gradient clipping, use loss scaling (or bf16) for fp16, and check inputs, labels and custom losses for NaN, log(0) or division by zero.",
+        rationale: "A non-finite loss means an update overflowed or a NaN entered the batch; smaller clipped steps and clean inputs remove the usual causes.",
+        category: "training",
+        effort: "low",
+      },
+    }),
+  ];
+}
+
+export const nonfiniteLoss: TrainingDetector = {
+  info: {
+    id: "training.nonfinite_loss",
+    rule: "TH-01",
+    title: "Non-finite loss",
+    threshold: "any NaN/±Inf in a train/val loss, a loss ≥ 1e5, or a log line reporting a NaN/Inf loss",
+    severities: ["critical"],
+    basis: "AutoTrainer explode test; SageMaker ExplodingTensor; UMLAUT nan_loss [K01][K11][K30]",
+  },
+  detect: detectNonfiniteLoss,
+};

@@ -1,0 +1,93 @@
+import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
+import type { RunMeta, TrainingFormat, TrainingRun } from "../model.js";
+import { paramNumber } from "../params.js";
+import { readMetricArrays } from "./arrays.js";
+import { readCsvMetrics } from "./csv.js";
+import { readTrainerState, type TrainerStateMeta } from "./hf-trainer-state.js";
+import { readMetricsValues } from "./legacy.js";
+import { logLines, summarizeLogs } from "./logs.js";
+import { stringifyParams } from "./stringify-params.js";
+import { readLongRows, readWideRows } from "./rows.js";
+import { SeriesBuilder } from "./series-builder.js";
+import { CONTENT_FORMATS, isLongRows } from "./shapes.js";
+import { readTfEvents } from "./tfevents.js";
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** What one metrics reader found besides the points. */
+interface ReadResult {
+  format: TrainingFormat;
+  records: number;
+  state?: TrainerStateMeta;
+}
+
+/**
+ * Reads `training_artifacts` in any shape of ARTIFACTS.md into one model: series per normalized metric, params as
+ * strings, recognized log events. Throws an Error naming the field when the content is recognizable but broken.
+ */
+export function parseTrainingArtifact(payload: Record<string, unknown>): TrainingRun {
+  const builder = new SeriesBuilder();
+  const lines = logLines(payload.logs);
+  let read: ReadResult | null = null;
+  if (payload.metrics !== undefined && payload.metrics !== null) read = readMetrics(payload.metrics, builder);
+  else if (isRecord(payload.metrics_values)) {
+    readMetricsValues(payload.metrics_values as Record<string, unknown[]>, builder);
+    read = { format: "legacy_metrics_values", records: builder.points };
+  }
+  const series = builder.finish();
+  if (read && series.size === 0) throw new Error(`metrics (${read.format}): no numeric metric found`);
+  if (!read && lines.length === 0) throw new Error("training_artifacts: no metrics (metrics or metrics_values) and no logs to analyze");
+
+  const params = stringifyParams({ ...(isRecord(payload.params) ? payload.params : {}) });
+  const meta: RunMeta = {
+    records: read?.records ?? 0,
+    bestCheckpoint: read?.state?.bestCheckpoint ?? null,
+    bestStep: read?.state?.bestStep ?? null,
+    maxSteps: read?.state?.maxSteps ?? paramNumber(params, "max_steps", "total_steps"),
+    valSamples: paramNumber(params, "n_val", "val_size", "num_val_samples", "val_samples", "validation_size", "eval_samples") ?? read?.state?.valSamples ?? null,
+    metricsPath: typeof payload.metrics_path === "string" ? payload.metrics_path : null,
+  };
+  return { format: read?.format ?? "logs_only", series, params, logs: summarizeLogs(lines), meta };
+}
+
+function readMetrics(metrics: unknown, builder: SeriesBuilder): ReadResult {
+  if (Array.isArray(metrics)) {
+    if (isLongRows(metrics)) {
+      readLongRows(metrics, builder);
+      return { format: "long_rows", records: metrics.length };
+    }
+    readWideRows(metrics, builder);
+    return { format: "wide_rows", records: metrics.length };
+  }
+  if (!isRecord(metrics)) throw new Error("metrics: expected an object or a list of rows");
+  if (typeof metrics.format === "string") return readContent(metrics.format, metrics, builder);
+  if (Array.isArray(metrics.log_history)) {
+    const state = readTrainerState(metrics, builder);
+    return { format: "hf_trainer_state", records: metrics.log_history.length, state };
+  }
+  const history = readMetricArrays(metrics, builder);
+  return { format: history ? "mlflow_history" : "metric_arrays", records: builder.points };
+}
+
+function readContent(format: string, metrics: Record<string, unknown>, builder: SeriesBuilder): ReadResult {
+  switch (format) {
+    case "csv":
+    case "lightning_csv":
+    case "keras_csv": {
+      if (typeof metrics.content !== "string") throw new Error(`metrics.content: expected the ${format} text`);
+      return { format, records: readCsvMetrics(metrics.content, builder) };
+    }
+    case "hf_trainer_state": {
+      const content = typeof metrics.content === "string" ? parseTolerantJson(metrics.content) : metrics.content;
+      if (!isRecord(content)) throw new Error("metrics.content: expected the trainer_state.json object");
+      const state = readTrainerState(content, builder);
+      return { format, records: Array.isArray(content.log_history) ? content.log_history.length : 0, state };
+    }
+    case "tfevents": {
+      if (typeof metrics.content_base64 !== "string") throw new Error("metrics.content_base64: expected the event file, base64-encoded");
+      return { format, records: readTfEvents(Buffer.from(metrics.content_base64, "base64"), builder) };
+    }
+    default:
+      throw new Error(`metrics.format: unknown format ${JSON.stringify(format)}; expected one of ${CONTENT_FORMATS.join(", ")}`);
+  }
+}

@@ -1,0 +1,97 @@
+/** Protobuf wire types. */
+export const WIRE = { varint: 0, fixed64: 1, bytes: 2, fixed32: 5 } as const;
+
+/** A minimal protobuf reader: walks fields of one message, reads scalars, skips the rest. */
+export class ProtoReader {
+  private pos: number;
+  private readonly view: DataView;
+
+  constructor(
+    private readonly buf: Uint8Array,
+    start = 0,
+    private readonly end = buf.length,
+  ) {
+    this.pos = start;
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+
+  /** The next field's number and wire type, or null at the end of the message. */
+  next(): { field: number; wire: number } | null {
+    if (this.pos >= this.end) return null;
+    const key = this.varint();
+    return { field: Math.floor(key / 8), wire: key % 8 };
+  }
+
+  /** An unsigned varint as a number (exact up to 2^53, which covers steps and lengths). */
+  varint(): number {
+    let result = 0;
+    let scale = 1;
+    for (let i = 0; i < 10; i++) {
+      const b = this.byte();
+      result += (b & 0x7f) * scale;
+      if (b < 0x80) return result;
+      scale *= 128;
+    }
+    throw new Error(`malformed varint at byte ${this.pos}`);
+  }
+
+  fixed32(): number {
+    this.need(4);
+    const v = this.view.getUint32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  float(): number {
+    this.need(4);
+    const v = this.view.getFloat32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  double(): number {
+    this.need(8);
+    const v = this.view.getFloat64(this.pos, true);
+    this.pos += 8;
+    return v;
+  }
+
+  /** A length-delimited field's bytes (a view, not a copy). */
+  bytes(): Uint8Array {
+    const n = this.varint();
+    this.need(n);
+    const out = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  skip(wire: number): void {
+    switch (wire) {
+      case WIRE.varint:
+        this.varint();
+        return;
+      case WIRE.fixed64:
+        this.need(8);
+        this.pos += 8;
+        return;
+      case WIRE.bytes:
+        this.bytes();
+        return;
+      case WIRE.fixed32:
+        this.need(4);
+        this.pos += 4;
+        return;
+      default:
+        throw new Error(`unsupported protobuf wire type ${wire} at byte ${this.pos}`);
+    }
+  }
+
+  private byte(): number {
+    this.need(1);
+    return this.buf[this.pos++]!;
+  }
+
+  private need(n: number): void {
+    if (this.pos + n > this.end) throw new Error(`protobuf message truncated at byte ${this.pos}`);
+  }
+}

@@ -1,0 +1,114 @@
+import { normalizeMetricName } from "../names.js";
+import type { MetricName, MetricSeries } from "../model.js";
+
+/** Upper bound on the points one artifact may hold (10^6 steps × 6 metrics fit many times over). */
+export const MAX_POINTS = 50_000_000;
+
+/** Growable columns of one series, in arrival order. */
+class PointColumns {
+  steps = new Float64Array(16);
+  values = new Float64Array(16);
+  epochs: Float64Array | null = null;
+  stamps: Float64Array | null = null;
+  length = 0;
+  readonly sources = new Set<string>();
+
+  constructor(
+    readonly name: MetricName,
+    private readonly budget: { left: number },
+  ) {}
+
+  push(step: number, value: number, epoch: number, stamp: number): void {
+    if (this.budget.left-- <= 0) throw new Error(`more than ${MAX_POINTS.toLocaleString("en")} metric points; downsample the history before sending it`);
+    if (this.length === this.steps.length) this.grow();
+    const i = this.length++;
+    this.steps[i] = step;
+    this.values[i] = value;
+    if (!Number.isNaN(epoch)) (this.epochs ??= new Float64Array(this.steps.length).fill(Number.NaN))[i] = epoch;
+    if (!Number.isNaN(stamp)) (this.stamps ??= new Float64Array(this.steps.length).fill(Number.NaN))[i] = stamp;
+  }
+
+  private grow(): void {
+    const size = this.steps.length * 2;
+    const widen = (a: Float64Array, fill: number) => {
+      const b = new Float64Array(size).fill(fill, a.length);
+      b.set(a);
+      return b;
+    };
+    this.steps = widen(this.steps, 0);
+    this.values = widen(this.values, 0);
+    if (this.epochs) this.epochs = widen(this.epochs, Number.NaN);
+    if (this.stamps) this.stamps = widen(this.stamps, Number.NaN);
+  }
+
+  /** The series ordered by (step, timestamp, arrival); already-ordered input is not copied twice. */
+  finish(): MetricSeries {
+    const n = this.length;
+    const steps = this.steps.subarray(0, n);
+    const stamps = this.stamps?.subarray(0, n) ?? null;
+    const order = isOrdered(steps, stamps) ? null : sortOrder(steps, stamps);
+    const take = (a: Float64Array) => (order ? Float64Array.from(order, (i) => a[i]!) : a.slice(0, n));
+    return {
+      ...this.name,
+      sources: [...this.sources].sort(),
+      steps: take(this.steps),
+      values: take(this.values),
+      epochs: this.epochs ? take(this.epochs) : null,
+    };
+  }
+}
+
+function isOrdered(steps: Float64Array, stamps: Float64Array | null): boolean {
+  for (let i = 1; i < steps.length; i++) {
+    const d = steps[i]! - steps[i - 1]!;
+    if (d < 0 || (d === 0 && stamps && stamps[i]! < stamps[i - 1]!)) return false;
+  }
+  return true;
+}
+
+function sortOrder(steps: Float64Array, stamps: Float64Array | null): Uint32Array {
+  const order = new Uint32Array(steps.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return order.sort((a, b) => steps[a]! - steps[b]! || (stamps ? (stamps[a]! || 0) - (stamps[b]! || 0) : 0) || a - b);
+}
+
+/**
+ * Collects points from any format into series keyed by normalized metric name; raw names that normalize to
+ * the same metric (val_loss, eval_loss) share one series.
+ */
+export class SeriesBuilder {
+  private readonly byName = new Map<string, PointColumns>();
+  private readonly byRaw = new Map<string, PointColumns>();
+  private readonly budget = { left: MAX_POINTS };
+
+  /** Adds one point; NaN epoch/timestamp mean unknown. */
+  add(raw: string, step: number, value: number, epoch = Number.NaN, stamp = Number.NaN): void {
+    this.columns(raw).push(step, value, epoch, stamp);
+  }
+
+  /** The columns for a raw name, so hot loops resolve the name once. */
+  columns(raw: string): { push(step: number, value: number, epoch: number, stamp: number): void } {
+    let cols = this.byRaw.get(raw);
+    if (!cols) {
+      const name = normalizeMetricName(raw);
+      cols = this.byName.get(name.name);
+      if (!cols) this.byName.set(name.name, (cols = new PointColumns(name, this.budget)));
+      cols.sources.add(raw);
+      this.byRaw.set(raw, cols);
+    }
+    return cols;
+  }
+
+  /** Points added so far. */
+  get points(): number {
+    return MAX_POINTS - this.budget.left;
+  }
+
+  finish(): Map<string, MetricSeries> {
+    const out = new Map<string, MetricSeries>();
+    for (const [name, cols] of [...this.byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (cols.length > 0) out.set(name, cols.finish());
+    }
+    return out;
+  }
+}

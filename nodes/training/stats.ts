@@ -1,0 +1,120 @@
+/** Robust statistics over typed arrays, for curve detectors (DETECTORS.md §2.0). */
+
+function copyRange(values: ArrayLike<number>, from: number, to: number): Float64Array {
+  return values instanceof Float64Array ? values.slice(from, to) : Float64Array.from({ length: Math.max(0, to - from) }, (_, i) => values[from + i]!);
+}
+
+/** Median of the values in [from, to) (copied, input untouched); NaN when empty. */
+export function median(values: ArrayLike<number>, from = 0, to = values.length): number {
+  const n = to - from;
+  if (n <= 0) return Number.NaN;
+  const s = copyRange(values, from, to).sort();
+  const m = n >> 1;
+  return n % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Median absolute deviation around the median, in [from, to). */
+export function mad(values: ArrayLike<number>, from = 0, to = values.length): number {
+  const m = median(values, from, to);
+  const dev = copyRange(values, from, to);
+  for (let i = 0; i < dev.length; i++) dev[i] = Math.abs(dev[i]! - m);
+  return median(dev);
+}
+
+/** Mean of the values in [from, to). */
+export function mean(values: ArrayLike<number>, from = 0, to = values.length): number {
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += values[i]!;
+  return to > from ? sum / (to - from) : Number.NaN;
+}
+
+/** Sample standard deviation in [from, to). */
+export function stdev(values: ArrayLike<number>, from = 0, to = values.length): number {
+  const m = mean(values, from, to);
+  let ss = 0;
+  for (let i = from; i < to; i++) ss += (values[i]! - m) ** 2;
+  return to - from > 1 ? Math.sqrt(ss / (to - from - 1)) : 0;
+}
+
+/**
+ * Point-to-point noise of a series: σ̂ = 1.4826·MAD(Δx)/√2, robust to trends and outliers. When rounding makes
+ * most differences equal (MAD 0), falls back to the mean absolute deviation of Δx (×√(π/2)/√2).
+ */
+export function noiseSigma(values: ArrayLike<number>): number {
+  if (values.length < 3) return 0;
+  const diffs = new Float64Array(values.length - 1);
+  for (let i = 1; i < values.length; i++) diffs[i - 1] = values[i]! - values[i - 1]!;
+  const robust = (1.4826 * mad(diffs)) / Math.SQRT2;
+  if (robust > 0) return robust;
+  const m = median(diffs);
+  let sum = 0;
+  for (const d of diffs) sum += Math.abs(d - m);
+  return ((sum / diffs.length) * Math.sqrt(Math.PI / 2)) / Math.SQRT2;
+}
+
+/** DETECTORS.md §2.0 smoothing window: w = max(3, ⌈5 % of points⌉). */
+export function smoothingWindow(n: number): number {
+  return Math.max(3, Math.ceil(0.05 * n));
+}
+
+/** Centered moving average of width w (truncated at the edges). */
+export function movingAverage(values: ArrayLike<number>, w: number): Float64Array {
+  const n = values.length;
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i]! + values[i]!;
+  const half = Math.floor(w / 2);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const lo = Math.max(0, i - half);
+    const hi = Math.min(n, i + half + 1);
+    out[i] = (prefix[hi]! - prefix[lo]!) / (hi - lo);
+  }
+  return out;
+}
+
+/** Index of the smallest (or largest) value in [from, to). */
+export function argExtreme(values: ArrayLike<number>, kind: "min" | "max", from = 0, to = values.length): number {
+  let best = from;
+  for (let i = from + 1; i < to; i++) {
+    if (kind === "min" ? values[i]! < values[best]! : values[i]! > values[best]!) best = i;
+  }
+  return best;
+}
+
+/** Least-squares line through (x, y) in [from, to), with the slope's t-statistic. */
+export interface LineFit {
+  slope: number;
+  intercept: number;
+  /** slope / its standard error; ±Infinity for a perfect fit, 0 with fewer than 3 points. */
+  t: number;
+  residualSd: number;
+}
+
+export function fitLine(x: ArrayLike<number>, y: ArrayLike<number>, from = 0, to = y.length): LineFit {
+  const n = to - from;
+  const mx = mean(x, from, to);
+  const my = mean(y, from, to);
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = from; i < to; i++) {
+    sxx += (x[i]! - mx) ** 2;
+    sxy += (x[i]! - mx) * (y[i]! - my);
+  }
+  const slope = sxx > 0 ? sxy / sxx : 0;
+  const intercept = my - slope * mx;
+  let sse = 0;
+  for (let i = from; i < to; i++) sse += (y[i]! - intercept - slope * x[i]!) ** 2;
+  const residualSd = n > 2 ? Math.sqrt(sse / (n - 2)) : 0;
+  const se = sxx > 0 && n > 2 ? residualSd / Math.sqrt(sxx) : Number.POSITIVE_INFINITY;
+  const t = n < 3 ? 0 : se > 0 ? slope / se : slope === 0 ? 0 : Math.sign(slope) * Number.POSITIVE_INFINITY;
+  return { slope, intercept, t, residualSd };
+}
+
+/** The q-quantile (0…1) by linear interpolation. */
+export function quantile(values: ArrayLike<number>, q: number): number {
+  const s = Float64Array.from(values).sort();
+  if (s.length === 0) return Number.NaN;
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (pos - lo);
+}
