@@ -5,16 +5,19 @@ import { timedPost } from "./http.js";
 export interface DelayedFakeLlm {
   fake: FakeOpenAI;
   arrivals: Array<{ at: number; agent: string }>;
+  /** The delay of every answer from now on; a long one holds analyses in flight. */
+  delayMs: number;
 }
 
 /** Starts the project's fake model answering every call with a schema-valid answer after a fixed delay. */
 export async function startDelayedFakeLlm(delayMs: number): Promise<DelayedFakeLlm> {
   const arrivals: DelayedFakeLlm["arrivals"] = [];
-  const fake = await startFakeOpenAI((body) => {
+  const llm = { arrivals, delayMs } as DelayedFakeLlm;
+  llm.fake = await startFakeOpenAI((body) => {
     arrivals.push({ at: performance.now(), agent: requestAgent(body) });
-    return { ...modelAnswer(body), delayMs };
+    return { ...modelAnswer(body), delayMs: llm.delayMs };
   });
-  return { fake, arrivals };
+  return llm;
 }
 
 /**
