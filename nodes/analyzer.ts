@@ -77,7 +77,8 @@ export async function runAnalyzer<P, F>(
           { agentName: spec.agentName, language: input.language, digest: spec.digest(parsed), findings },
           config,
         );
-        findings = keepDetectorFindings(findings, review.findings);
+        // Findings the model added arrive uncited; citing again is cached and keeps existing citations.
+        findings = await deps.knowledge.citeFindings(keepDetectorFindings(findings, review.findings), signal);
         summary = review.summary;
       } catch (err) {
         if (signal.aborted) throw err;
