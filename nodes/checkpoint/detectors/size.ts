@@ -35,7 +35,7 @@ export function detectSizeVsParams(info: CheckpointInfo): Finding[] {
     return [detectorFinding({
       id: "checkpoint.size_vs_params",
       title: "Checkpoint file is truncated",
-      description: `The file ends before the data its own header describes (${truncated[0]!.detail}): it was cut short while being written or copied and cannot be loaded.`,
+      description: `The file is truncated: it ends before the data its own header describes (${truncated[0]!.detail}): it was cut short while being written or copied and cannot be loaded.`,
       evidence: truncated.map((i) => ({ rule_id: "CK-09", artifact: "model_checkpoint_artifacts.checkpoint_path", text: i.detail, observed: i.actualBytes ?? null, threshold: i.expectedBytes ?? null })),
       severity: "critical",
       confidence: 0.95,
