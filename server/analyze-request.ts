@@ -29,20 +29,26 @@ function requireSomethingToAnalyze(context: AnalysisContext): void {
   );
 }
 
-/** Decodes a parsed body and runs one analysis with the request's own deps (workers, logger). */
-export async function analyzeRequest(runtime: ServiceRuntime, body: unknown, options: AnalyzeOptions): Promise<AnalysisResponse> {
-  const context = decodeAnalysisRequest(body, options.requestId);
-  requireSomethingToAnalyze(context);
+/** The deps of one analysis over the runtime (also what graph/langgraph-entry.ts binds for the LangGraph CLI). */
+export function analysisDeps(runtime: ServiceRuntime, logger: Logger): AnalysisDeps {
   const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
-  const deps: AnalysisDeps = {
+  return {
     settings: runtime.settings,
-    logger: options.logger,
+    logger,
     knowledge: runtime.knowledge,
     llm: runtime.llm,
     // langgraph's maxConcurrency is broken below 2 (langgraphjs#2656): a per-analysis semaphore enforces 1.
     analyzerSlots: workers < 2 ? createLimiter(workers) : null,
     workspace: null,
   };
+}
+
+/** Decodes a parsed body and runs one analysis with the request's own deps (workers, logger). */
+export async function analyzeRequest(runtime: ServiceRuntime, body: unknown, options: AnalyzeOptions): Promise<AnalysisResponse> {
+  const context = decodeAnalysisRequest(body, options.requestId);
+  requireSomethingToAnalyze(context);
+  const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
+  const deps = analysisDeps(runtime, options.logger);
   options.logger.info("analysis started", { artifacts: context.artifacts.map((a) => a.field), language: context.language.code });
   const started = performance.now();
   const emit = options.onEvent ?? (() => {});
