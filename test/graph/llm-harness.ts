@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { decodeAnalysisRequest } from "../../artifacts/request.js";
 import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
 import { loadServiceSettings, type RawEnv } from "../../config/env.js";
@@ -12,7 +13,7 @@ import type { LlmConfig } from "../../llm/config.js";
 import { createLlmPort, type OpenAiLlmPort } from "../../llm/openai-port.js";
 import { type FakeOpenAI, type FakeScript, startFakeOpenAI } from "../support/fake-openai.js";
 
-export const SAMPLES = "/work/shared/fixtures/samples";
+export const SAMPLES = join(import.meta.dirname, "../fixtures/samples");
 
 /** A sample request body, with the language replaced when one is given. */
 export function sampleRequest(name: string, language?: string): Record<string, unknown> {
