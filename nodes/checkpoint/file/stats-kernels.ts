@@ -39,14 +39,14 @@ function resetMoments(m: BlockMoments): void {
  * sums, so a non-finite result sends the block to `carefulMoments`. Values are shifted by the first element so
  * the variance stays precise when |mean| ≫ std. Returns false when the block needs the careful pass.
  */
-export function fastMomentsF32(a: Float32Array, out: BlockMoments): boolean {
-  const len = a.length;
-  const shift = a[0] ?? 0;
+export function fastMomentsF32(a: Float32Array, from: number, to: number, out: BlockMoments): boolean {
+  const len = to - from;
+  const shift = a[from] ?? 0;
   let s0 = 0, s1 = 0, q0 = 0, q1 = 0;
   let lo0 = Infinity, lo1 = Infinity, hi0 = -Infinity, hi1 = -Infinity;
   let zeros = 0;
-  let i = 0;
-  for (; i + 3 < len; i += 4) {
+  let i = from;
+  for (; i + 3 < to; i += 4) {
     const x = a[i]!, y = a[i + 1]!, z = a[i + 2]!, w = a[i + 3]!;
     if (x === 0 || y === 0 || z === 0 || w === 0) zeros += (x === 0 ? 1 : 0) + (y === 0 ? 1 : 0) + (z === 0 ? 1 : 0) + (w === 0 ? 1 : 0);
     const a0 = x < y ? x : y, b0 = x < y ? y : x;
@@ -61,7 +61,7 @@ export function fastMomentsF32(a: Float32Array, out: BlockMoments): boolean {
     s1 += dy + dw;
     q1 += dy * dy + dw * dw;
   }
-  for (; i < len; i++) {
+  for (; i < to; i++) {
     const x = a[i]!;
     if (x === 0) zeros++;
     if (x < lo0) lo0 = x;
@@ -85,17 +85,17 @@ export function fastMomentsF32(a: Float32Array, out: BlockMoments): boolean {
 }
 
 /** Any element type, one element at a time, counting NaN and ±Inf and leaving them out of the moments. */
-export function carefulMoments(a: ArrayLike<number>, len: number, out: BlockMoments): void {
+export function carefulMoments(a: ArrayLike<number>, from: number, to: number, out: BlockMoments): void {
   resetMoments(out);
   let shift = 0;
-  for (let i = 0; i < len; i++) {
+  for (let i = from; i < to; i++) {
     if (Number.isFinite(a[i]!)) {
       shift = a[i]!;
       break;
     }
   }
   let s = 0, q = 0, sq = 0, n = 0;
-  for (let i = 0; i < len; i++) {
+  for (let i = from; i < to; i++) {
     const x = a[i]!;
     if (x !== x) out.nan++;
     else if (x === Infinity) out.posInf++;

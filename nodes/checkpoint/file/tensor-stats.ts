@@ -32,6 +32,8 @@ export interface TensorStats {
 
 /** Elements per block: statistics are merged per block (Chan et al. 1979), so memory stays bounded. */
 const BLOCK = 65536;
+/** Units at least this long (elements) are measured slice by slice rather than with a second pass. */
+const UNIT_SEGMENT = 2048;
 /** A unit is dead when its largest |weight| is below this fraction of the layer's largest |weight|. */
 const DEAD_UNIT_RATIO = 1e-6;
 
@@ -187,14 +189,15 @@ export class TensorStatsAccumulator {
     switch (layout.kind) {
       case "f32": {
         const a = new Float32Array(buffer, at, len);
-        if (!fastMomentsF32(a, this.block)) carefulMoments(a, len, this.block);
+        if (this.unitMax && this.unitSize >= UNIT_SEGMENT) return this.consumeUnitsF32(a);
+        if (!fastMomentsF32(a, 0, len, this.block)) carefulMoments(a, 0, len, this.block);
         this.merge(this.block);
         if (this.unitMax) unitMaxAbs(a, this.index, this.unitSize, this.unitMax);
         return;
       }
       case "f64": {
         const a = new Float64Array(buffer, at, len);
-        carefulMoments(a, len, this.block);
+        carefulMoments(a, 0, len, this.block);
         this.merge(this.block);
         if (this.unitMax) unitMaxAbs(a, this.index, this.unitSize, this.unitMax);
         return;
@@ -209,7 +212,7 @@ export class TensorStatsAccumulator {
       }
       case "int": {
         const a = new INT_VIEWS[layout.view](buffer as ArrayBuffer, at, len);
-        carefulMoments(a, len, this.block);
+        carefulMoments(a, 0, len, this.block);
         this.merge(this.block);
         return;
       }
@@ -218,7 +221,7 @@ export class TensorStatsAccumulator {
         const hi = layout.signed ? new Int32Array(buffer, at, len * 2) : lo;
         this.scratch ??= new Float64Array(BLOCK);
         for (let i = 0; i < len; i++) this.scratch[i] = lo[2 * i]! + hi[2 * i + 1]! * 4294967296;
-        carefulMoments(this.scratch, len, this.block);
+        carefulMoments(this.scratch, 0, len, this.block);
         this.merge(this.block);
         return;
       }
@@ -226,6 +229,23 @@ export class TensorStatsAccumulator {
         const never: never = layout;
         throw new Error(`unhandled layout ${String(never)}`);
       }
+    }
+  }
+
+  /**
+   * Large output units: one moments pass per unit slice, whose min and max give the unit's largest |w| for
+   * free (a second pass over the data would cost more than the slicing).
+   */
+  private consumeUnitsF32(a: Float32Array): void {
+    const unitMax = this.unitMax!;
+    let from = 0;
+    while (from < a.length) {
+      const unit = Math.floor((this.index + from) / this.unitSize);
+      const to = Math.min(a.length, (unit + 1) * this.unitSize - this.index);
+      if (!fastMomentsF32(a, from, to, this.block)) carefulMoments(a, from, to, this.block);
+      this.merge(this.block);
+      if (this.block.n > 0) unitMax[unit] = Math.max(unitMax[unit]!, -this.block.min, this.block.max);
+      from = to;
     }
   }
 

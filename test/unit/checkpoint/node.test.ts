@@ -2,7 +2,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGLISH } from "../../../artifacts/language.js";
 import { loadServiceSettings } from "../../../config/env.js";
+import type { FactsByKind } from "../../../graph/facts.js";
 import type { AgentResult } from "../../../graph/result.js";
 import type { AnalyzerInput } from "../../../graph/state.js";
 import { analyzeCheckpoint } from "../../../nodes/checkpoint/node.js";
@@ -30,7 +32,7 @@ afterAll(() => {
 
 const input = (payload: Record<string, unknown>): AnalyzerInput => ({
   artifact: { kind: "checkpoint", field: "model_checkpoint_artifacts", payload, origin: "inline" },
-  language: "en",
+  language: ENGLISH,
   datasetName: null,
   modelName: null,
 });
@@ -38,7 +40,11 @@ const input = (payload: Record<string, unknown>): AnalyzerInput => ({
 async function run(payload: Record<string, unknown>, env: Record<string, string> = {}, signal?: AbortSignal) {
   const settings = loadServiceSettings({ SERVICE_ARTIFACT_ROOTS: root, ...env });
   const update = await analyzeCheckpoint(input(payload), { context: testDeps({ settings, workspace }), signal });
-  return { result: update.agentResults![AGENT] as AgentResult, facts: update.facts?.checkpoint, errors: update.errors };
+  return {
+    result: (update.agentResults as Record<string, AgentResult>)[AGENT]!,
+    facts: (update.facts as FactsByKind | undefined)?.checkpoint,
+    errors: update.errors as Record<string, string>,
+  };
 }
 
 describe("analyzeCheckpoint", () => {
@@ -60,7 +66,7 @@ describe("analyzeCheckpoint", () => {
     expect(result.error_message).toBe(
       "could not read model_checkpoint_artifacts: model_checkpoint_artifacts.checkpoint_path: refused (OUTSIDE_ROOTS): the file is not under any of SERVICE_ARTIFACT_ROOTS (" + root + ")",
     );
-    expect(errors![AGENT]).toBe(result.error_message);
+    expect(errors[AGENT]).toBe(result.error_message);
     const traversal = await run({ checkpoint_path: `${root}/../etc/passwd` });
     expect(traversal.result.error_message).toContain("refused (DOT_DOT_SEGMENT)");
   });

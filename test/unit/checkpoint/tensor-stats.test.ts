@@ -77,6 +77,14 @@ describe("streaming tensor statistics", () => {
     }
   });
 
+  it("counts dead units of long rows measured slice by slice, across piece boundaries", () => {
+    const rows = 8;
+    const width = 4096;
+    const w = new Float32Array(rows * width).map((_, i) => (Math.floor(i / width) % 3 === 0 ? 0 : ((i % 11) - 5) * 0.01));
+    const s = feed("F32", new Uint8Array(w.buffer), [5, 40_000, 3], rows, rows * width);
+    expect(s).toMatchObject({ units: 8, deadUnits: 3, zeroCount: w.filter((x) => x === 0).length });
+  });
+
   it("agrees between bf16 and the float32 values it truncates", () => {
     const bf = new Uint16Array(f32.length);
     const bits = new Uint32Array(f32.buffer);
