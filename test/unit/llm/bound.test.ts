@@ -3,16 +3,9 @@ import { BOUND_LEVELS, boundValue, fitJson } from "../../../llm/bound.js";
 
 const loose = BOUND_LEVELS[0]!;
 
-/** A seeded noisy decaying curve (mulberry32), like a loss history. */
-function curve(n: number, seed = 7): number[] {
-  let a = seed;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return Array.from({ length: n }, (_, i) => 2 * Math.exp(-i / (n / 5)) + 0.05 * rand());
+/** A decaying curve with a deterministic ripple, like a loss history. */
+function curve(n: number, phase = 0): number[] {
+  return Array.from({ length: n }, (_, i) => 2 * Math.exp(-i / (n / 5)) + 0.05 * Math.sin(i * 0.37 + phase));
 }
 
 describe("boundValue", () => {
@@ -59,7 +52,7 @@ describe("fitJson", () => {
   });
 
   it("fits a 10^6-point history into the budget as parseable JSON with its statistics", () => {
-    const history = { train_loss: curve(1_000_000), val_loss: curve(1_000_000, 9), steps: Array.from({ length: 1_000_000 }, (_, i) => i) };
+    const history = { train_loss: curve(1_000_000), val_loss: curve(1_000_000, 1), steps: Array.from({ length: 1_000_000 }, (_, i) => i) };
     const text = fitJson(history, 4000);
     expect(text.length).toBeLessThanOrEqual(4000);
     const parsed = JSON.parse(text) as Record<string, { summarized_array: number; points: unknown[] }>;
