@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { SEVERITIES } from "../graph/result.js";
-import { chartMarkers, renderChart } from "./chart.js";
+import { renderChart } from "./chart.js";
+import { chartMarkers } from "./markers.js";
 import { html, SafeHtml } from "./html.js";
 import { REPORT_OUTPUTS, type ReportInput } from "./schema.js";
 import {

@@ -37,7 +37,9 @@ describe("POST /v1/report", () => {
     const { text } = await postReport(svc.url, sampleText("tabular-healthy.json"));
     expect(text).toContain("<h2>Training curves</h2>");
     expect(text).toMatch(/<figure class="chart-panel" data-panel="loss">[\s\S]*<svg /);
-    for (const series of ["train_loss", "val_loss", "val_auc", "learning_rate"]) expect(text).toContain(`data-series="${series}"`);
+    // The training analyzer's normalized names (train_loss → train/loss, learning_rate → lr).
+    const drawn = [...text.matchAll(/data-series="([^"]+)"/g)].map((m) => m[1]);
+    expect(drawn.sort()).toEqual(["lr", "train/auc", "train/loss", "val/auc", "val/loss"]);
   });
 
   it("escapes text from the request: names cannot become markup", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../../../graph/result.js";
-import { chartMarkers, renderChart } from "../../../report/chart.js";
+import { renderChart } from "../../../report/chart.js";
+import { chartMarkers } from "../../../report/markers.js";
 import { summarizeCurves } from "../../../report/curves.js";
 
 function finding(id: string, artifact: string, window: [number, number] | null): Finding {
@@ -26,19 +27,6 @@ const curves = summarizeCurves([
 ]);
 
 describe("training chart", () => {
-  it("marks the findings whose evidence is a window of a training curve, numbered in order", () => {
-    const markers = chartMarkers([
-      finding("training.overfitting", "training_artifacts.metrics:val_loss", [300, 590]),
-      finding("dataset.imbalance", "dataset_artifacts.statistics", [1, 2]),
-      finding("training.nonfinite_loss", "training_artifacts.metrics:train_loss", [420, 420]),
-      finding("training.plateau", "training_artifacts.metrics:val_loss", null),
-    ]);
-    expect(markers.map((m) => [m.label, m.findingId, m.from, m.to])).toEqual([
-      [1, "training.overfitting", 300, 590],
-      [2, "training.nonfinite_loss", 420, 420],
-    ]);
-  });
-
   it("draws one panel per scale with a path per series and a band per marker", () => {
     const markers = chartMarkers([finding("training.overfitting", "training_artifacts.metrics:val_loss", [300, 590])]);
     const svg = renderChart(curves, markers).text;
