@@ -369,14 +369,9 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
           push(call(items[0] ?? new PyUnknown("OBJ without class"), new PyTuple(items.slice(1))));
           break;
         }
-        case 0x52: {
-          // REDUCE
-          const args = pop();
-          push(call(pop(), args));
-          break;
-        }
+        case 0x52: // REDUCE: callable, args
         case 0x81: {
-          // NEWOBJ
+          // NEWOBJ: class, args
           const args = pop();
           push(call(pop(), args));
           break;

@@ -95,9 +95,16 @@ function topLevelKeys(root: PyValue | null): string[] {
   return root instanceof PyDict ? root.stringKeys().slice(0, 200) : [];
 }
 
-/** Streams the data of every readable tensor once; tensors sharing the same bytes share one accumulator. */
+/** Streams the data of every readable tensor once; tensors sharing the same bytes share one accumulator, which
+ * is finished (and its memory released) as soon as its last byte has been read. */
 async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: ScanOptions): Promise<number> {
-  const shared = new Map<string, { acc: TensorStatsAccumulator; tensors: ScannedTensor[]; region: ByteRegion }>();
+  interface Group { acc: TensorStatsAccumulator | null; tensors: ScannedTensor[]; region: ByteRegion; received: number }
+  const shared = new Map<string, Group>();
+  const finish = (g: Group) => {
+    const stats = g.acc!.finish();
+    for (const t of g.tensors) t.stats = stats;
+    g.acc = null;
+  };
   for (const t of scan.tensors) {
     if (!t.byteRange || !t.dtype || !canMeasure(t.dtype) || t.byteRange[1] > scan.fileSize) continue;
     if (scan.headerOnly && t.numel > TINY_TENSOR) continue;
@@ -109,8 +116,21 @@ async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: Sca
       seen.tensors.push(t);
       continue;
     }
-    const acc = new TensorStatsAccumulator(t.dtype, units, t.numel);
-    shared.set(key, { acc, tensors: [t], region: { start, end, consume: (b) => acc.push(b) } });
+    const group: Group = {
+      acc: new TensorStatsAccumulator(t.dtype, units, t.numel),
+      tensors: [t],
+      received: 0,
+      region: {
+        start,
+        end,
+        consume: (b) => {
+          group.acc!.push(b);
+          group.received += b.length;
+          if (group.received === end - start) finish(group);
+        },
+      },
+    };
+    shared.set(key, group);
   }
   const groups = [...shared.values()];
   const bytesTotal = groups.reduce((n, g) => n + g.region.end - g.region.start, 0);
@@ -123,9 +143,6 @@ async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: Sca
       options.onProgress?.({ bytesRead, bytesTotal });
     },
   });
-  for (const g of groups) {
-    const stats = g.acc.finish();
-    for (const t of g.tensors) t.stats = stats;
-  }
+  for (const g of groups) if (g.acc) finish(g);
   return bytesRead;
 }

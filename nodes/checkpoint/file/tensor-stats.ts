@@ -115,8 +115,9 @@ export class TensorStatsAccumulator {
   private readonly carry: Uint8Array;
   private carryLength = 0;
   private readonly block = emptyMoments();
-  private readonly histogram: Uint32Array | null;
-  private readonly histogramTotal: Float64Array | null;
+  /** Code counts of 8/16-bit floats, allocated on first use; totals only past 2^32 elements. */
+  private histogram: Uint32Array | null = null;
+  private histogramTotal: Float64Array | null = null;
   private histogramPending = 0;
   private scratch: Float64Array | null = null;
   private readonly unitMax: Float64Array | null;
@@ -140,9 +141,6 @@ export class TensorStatsAccumulator {
     this.layout = layout;
     this.elementSize = elementSize(layout);
     this.carry = new Uint8Array(this.elementSize);
-    const codes = layout.kind === "codes" ? 1 << layout.bits : 0;
-    this.histogram = codes ? new Uint32Array(codes) : null;
-    this.histogramTotal = codes ? new Float64Array(codes) : null;
     const trackUnits = units !== null && units > 1 && numel > units && numel % units === 0 && layout.kind !== "int" && layout.kind !== "int64";
     this.unitMax = trackUnits ? new Float64Array(units) : null;
     this.unitSize = trackUnits ? numel / units : 0;
@@ -204,7 +202,8 @@ export class TensorStatsAccumulator {
       }
       case "codes": {
         const a = layout.bits === 16 ? new Uint16Array(buffer, at, len) : new Uint8Array(buffer, at, len);
-        countCodes(a, this.histogram!);
+        this.histogram ??= new Uint32Array(1 << layout.bits);
+        countCodes(a, this.histogram);
         this.histogramPending += len;
         if (this.histogramPending > 0xffff_ffff - BLOCK) this.flushHistogram();
         if (this.unitMax) unitMaxCode(a, this.index, this.unitSize, layout.magnitudeMask, this.unitMax);
@@ -251,8 +250,8 @@ export class TensorStatsAccumulator {
 
   private flushHistogram(): void {
     const h = this.histogram!;
-    const total = this.histogramTotal!;
-    for (let c = 0; c < h.length; c++) total[c]! += h[c]!;
+    this.histogramTotal ??= new Float64Array(h.length);
+    for (let c = 0; c < h.length; c++) this.histogramTotal[c]! += h[c]!;
     h.fill(0);
     this.histogramPending = 0;
   }
@@ -288,9 +287,12 @@ export class TensorStatsAccumulator {
   /** The statistics of everything pushed so far (a trailing partial element is ignored). */
   finish(): TensorStats {
     if (this.histogram && this.layout.kind === "codes") {
-      this.flushHistogram();
-      histogramMoments(this.histogramTotal!, this.layout.table, this.block);
+      if (this.histogramTotal) this.flushHistogram();
+      histogramMoments(this.histogramTotal ?? this.histogram, this.layout.table, this.block);
       this.merge(this.block);
+      // Counting is over: let the tables go, so only tensors being read hold one.
+      this.histogram = null;
+      this.histogramTotal = null;
     }
     const finite = this.n > 0;
     const maxAbs = finite ? Math.max(Math.abs(this.min), Math.abs(this.max)) : null;
