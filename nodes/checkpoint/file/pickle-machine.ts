@@ -1,3 +1,4 @@
+import { Cursor, decodeLong, PickleFormatError, unquote, utf8 } from "./pickle-cursor.js";
 import { PyBytes, PyCall, PyDict, PyGlobal, PyPersistent, PySet, PyTuple, PyUnknown, type PyValue } from "./pickle-values.js";
 
 /** One import a pickle makes: what a real unpickler would import and hand to REDUCE/BUILD/NEWOBJ. */
@@ -25,71 +26,6 @@ export interface PickleRead {
 /** Byte payloads above this size are skipped, not copied: the reader keeps only their length and offset. */
 const KEEP_BYTES = 1 << 16;
 const MAX_OPS = 50_000_000;
-
-class PickleFormatError extends Error {}
-
-/** A little-endian cursor over the pickle's bytes. */
-class Cursor {
-  pos: number;
-  private readonly view: DataView;
-  constructor(readonly bytes: Uint8Array, start: number) {
-    this.pos = start;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  need(n: number): number {
-    if (n < 0 || this.pos + n > this.bytes.length) throw new PickleFormatError(`pickle truncated at byte ${this.pos}`);
-    const at = this.pos;
-    this.pos += n;
-    return at;
-  }
-  u8(): number {
-    return this.bytes[this.need(1)]!;
-  }
-  u16(): number {
-    return this.view.getUint16(this.need(2), true);
-  }
-  i32(): number {
-    return this.view.getInt32(this.need(4), true);
-  }
-  u32(): number {
-    return this.view.getUint32(this.need(4), true);
-  }
-  u64(): number {
-    const at = this.need(8);
-    return this.view.getUint32(at, true) + this.view.getUint32(at + 4, true) * 4294967296;
-  }
-  f64be(): number {
-    return this.view.getFloat64(this.need(8), false);
-  }
-  take(n: number): Uint8Array {
-    const at = this.need(n);
-    return this.bytes.subarray(at, at + n);
-  }
-  line(): string {
-    const end = this.bytes.indexOf(0x0a, this.pos);
-    if (end < 0) throw new PickleFormatError(`unterminated line at byte ${this.pos}`);
-    const text = Buffer.from(this.bytes.subarray(this.pos, end)).toString("latin1");
-    this.pos = end + 1;
-    return text;
-  }
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: false });
-
-/** Two's-complement little-endian integer of any length (LONG1/LONG4), as a (possibly rounded) number. */
-function decodeLong(b: Uint8Array): number {
-  if (b.length === 0) return 0;
-  let v = 0;
-  for (let i = b.length - 1; i >= 0; i--) v = v * 256 + b[i]!;
-  return b[b.length - 1]! & 0x80 ? v - 2 ** (8 * b.length) : v;
-}
-
-/** Protocol-0 STRING argument: a quoted Python literal; escapes other than \\n, \\t, \\', \\\\ are kept raw. */
-function unquote(text: string): string {
-  const q = text[0];
-  const body = (q === "'" || q === '"') && text.endsWith(q) ? text.slice(1, -1) : text;
-  return body.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c));
-}
 
 /**
  * Reads one pickle without executing it: a stack machine over every opcode of protocols 0–5 that builds inert

@@ -8,7 +8,8 @@ import { type ByteRegion, readBytes, readRegions } from "./range-reader.js";
 import { declaredHeaderLength, readSafetensorsHeader } from "./safetensors.js";
 import type { CheckpointScan, ScannedTensor } from "./scan-types.js";
 import { SNIFF_BYTES, sniffFormat } from "./sniff.js";
-import { canMeasure, TensorStatsAccumulator } from "./tensor-stats.js";
+import { canMeasure } from "./stats-layout.js";
+import { TensorStatsAccumulator } from "./tensor-stats.js";
 import { readLegacyTorch } from "./torch-legacy.js";
 import { type ArchiveContents, MAX_PICKLE_BYTES, readTorchZip } from "./torch-zip.js";
 
