@@ -39,6 +39,10 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
       knowledge_cache_bytes: cache.bytes,
     };
   });
+  if (runtime.llmCache) {
+    const llmCache = runtime.llmCache;
+    metrics.addGauges(() => ({ llm_cache_hits: llmCache.hits, llm_cache_misses: llmCache.misses }));
+  }
 
   app.use((req, res, next) => {
     const given = req.get("x-request-id");

@@ -5,6 +5,7 @@ import { createKnowledgeBase } from "../knowledge/create.js";
 import type { KnowledgeService } from "../knowledge/knowledge-base.js";
 import type { KnowledgePort } from "../knowledge/port.js";
 import { describeLlmConfig, type LlmConfig, loadLlmConfig } from "../llm/config.js";
+import type { LruLlmCache } from "../llm/cache.js";
 import { createLlmPort } from "../llm/openai-port.js";
 import type { LlmPort } from "../llm/port.js";
 
@@ -18,6 +19,8 @@ export interface ServiceRuntime {
   /** The knowledge base itself: GET /v1/knowledge and the cache counters of /metrics. */
   knowledgeBase: KnowledgeService;
   llm: LlmPort | null;
+  /** The LLM response cache, for the counters of /metrics; null without a model or with the cache off. */
+  llmCache: LruLlmCache | null;
   graph: AnalysisGraph;
 }
 
@@ -35,16 +38,15 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
   for (const warning of warnings) logger.warn(warning);
   const knowledgeBase = createKnowledgeBase({ settings, llmConfig, logger });
   logger.info("configuration loaded", { llm: describeLlmConfig(llmConfig), workers: settings.SERVICE_ANALYZER_WORKERS });
+  const port = overrides.llm !== undefined ? null : createLlmPort(llmConfig, { timeoutMs: settings.SERVICE_LLM_TIMEOUT_MS, maxRetries: settings.SERVICE_LLM_MAX_RETRIES, logger });
   return {
     settings,
     llmConfig,
     logger,
     knowledge: overrides.knowledge ?? knowledgeBase,
     knowledgeBase,
-    llm:
-      overrides.llm !== undefined
-        ? overrides.llm
-        : createLlmPort(llmConfig, { timeoutMs: settings.SERVICE_LLM_TIMEOUT_MS, maxRetries: settings.SERVICE_LLM_MAX_RETRIES, logger }),
+    llm: overrides.llm !== undefined ? overrides.llm : port,
+    llmCache: port?.cache ?? null,
     graph: buildAnalysisGraph(settings),
   };
 }
