@@ -19,39 +19,55 @@ const MERGE_GAP = 1 << 20;
 export const DEFAULT_CHUNK_BYTES = 16 << 20;
 
 /**
- * Streams each region's bytes to its consumer, reading the file front to back in fixed chunks through one
- * reused buffer (so memory stays bounded whatever the file size) and checking the abort signal between chunks.
- * Regions may overlap; each sees exactly its own bytes.
+ * Streams each region's bytes to its consumer, reading the file front to back in fixed chunks through two
+ * reused buffers (the next chunk is read while the current one is consumed, so I/O and computation overlap;
+ * memory stays at two chunks whatever the file size) and checking the abort signal between chunks. Regions may
+ * overlap; each sees exactly its own bytes.
  */
 export async function readRegions(fh: FileHandle, regions: readonly ByteRegion[], options: RangeReadOptions = {}): Promise<void> {
   const sorted = [...regions].filter((r) => r.end > r.start).sort((a, b) => a.start - b.start);
-  const buffer = new Uint8Array(new ArrayBuffer(options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
+  const size = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  const buffers = [new Uint8Array(new ArrayBuffer(size)), new Uint8Array(new ArrayBuffer(size))] as const;
   let next = 0;
-  const active: ByteRegion[] = [];
-  while (next < sorted.length || active.length > 0) {
-    if (active.length === 0) active.push(sorted[next++]!);
-    // One sweep covers the active regions plus those that start within MERGE_GAP of its end.
-    let sweepEnd = Math.max(...active.map((r) => r.end));
-    let pos = Math.min(...active.map((r) => r.start));
-    while (next < sorted.length && sorted[next]!.start <= sweepEnd + MERGE_GAP) {
-      sweepEnd = Math.max(sweepEnd, sorted[next]!.end);
+  while (next < sorted.length) {
+    // One sweep covers a region plus those that start within MERGE_GAP of the sweep's end.
+    const active = [sorted[next++]!];
+    const start = active[0]!.start;
+    let end = active[0]!.end;
+    while (next < sorted.length && sorted[next]!.start <= end + MERGE_GAP) {
+      end = Math.max(end, sorted[next]!.end);
       active.push(sorted[next++]!);
     }
-    while (pos < sweepEnd) {
-      options.signal?.throwIfAborted();
-      const want = Math.min(buffer.length, sweepEnd - pos);
-      const { bytesRead } = await fh.read(buffer, 0, want, pos);
+    await sweep(fh, start, end, active, buffers, options);
+  }
+}
+
+async function sweep(fh: FileHandle, start: number, end: number, active: readonly ByteRegion[], buffers: readonly [Uint8Array, Uint8Array], options: RangeReadOptions): Promise<void> {
+  const readAt = (buffer: Uint8Array, pos: number) => fh.read(buffer, 0, Math.min(buffer.length, end - pos), pos);
+  let pos = start;
+  let turn = 0;
+  let pending = readAt(buffers[0], pos);
+  try {
+    while (pos < end) {
+      const { bytesRead } = await pending;
       if (bytesRead === 0) throw new Error(`unexpected end of file at byte ${pos}`);
+      const chunk = buffers[turn]!;
       const chunkEnd = pos + bytesRead;
+      turn = 1 - turn;
+      if (chunkEnd < end) pending = readAt(buffers[turn]!, chunkEnd);
       for (const r of active) {
         const from = Math.max(r.start, pos);
         const to = Math.min(r.end, chunkEnd);
-        if (to > from) r.consume(buffer.subarray(from - pos, to - pos));
+        if (to > from) r.consume(chunk.subarray(from - pos, to - pos));
       }
       options.onBytes?.(bytesRead);
       pos = chunkEnd;
+      options.signal?.throwIfAborted();
     }
-    active.length = 0;
+  } catch (err) {
+    // Never leave a read in flight on a handle the caller is about to close.
+    await pending.catch(() => undefined);
+    throw err;
   }
 }
 
