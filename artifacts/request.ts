@@ -28,7 +28,7 @@ export const AnalysisRequestSchema = z.looseObject({
   mlflow: MlflowReferenceSchema.nullish(),
   /** Any agent failure becomes a 500 instead of a partial result. */
   strict: z.boolean().nullish(),
-  /** Return per-node spans in additional_outputs.trace. */
+  /** Return per-node spans in additional_outputs.trace and the bounded training curves the report charts. */
   trace: z.boolean().nullish(),
 });
 export type AnalysisRequest = z.infer<typeof AnalysisRequestSchema>;

@@ -21,19 +21,28 @@ const error = (description: string) => ({ description, content: json(ErrorBodySc
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests and shape responses. */
 export function buildOpenApiDocument(): Record<string, unknown> {
+  const responses = {
+    400: error("The request could not be decoded (detail starts with 'Error decoding request:')"),
+    404: error("A referenced run, experiment, dataset or artifact is not on the tracking server"),
+    413: error("The body is larger than SERVICE_MAX_BODY_BYTES"),
+    500: error("The analysis failed (or, with strict: true, an agent failed)"),
+    503: error("Too many analyses in flight, shutting down, or the tracking server is unreachable"),
+    504: error("The analysis exceeded SERVICE_REQUEST_TIMEOUT_MS"),
+  };
   const analyse = {
     summary: "Analyze a training run's artifacts",
     requestBody: { required: true, content: json(AnalysisRequestSchema) },
     responses: {
-      200: { description: "Findings per agent, summary, recommendations and citations", content: json(AnalysisResponseSchema) },
-      400: error("The request could not be decoded (detail starts with 'Error decoding request:')"),
-      404: error("A referenced run, experiment, dataset or artifact is not on the tracking server"),
-      413: error("The body is larger than SERVICE_MAX_BODY_BYTES"),
-      500: error("The analysis failed (or, with strict: true, an agent failed)"),
-      503: error("Too many analyses in flight, shutting down, or the tracking server is unreachable"),
-      504: error("The analysis exceeded SERVICE_REQUEST_TIMEOUT_MS"),
+      200: {
+        description:
+          "Findings per agent, summary, recommendations and citations. With `Accept: text/event-stream` the run streams " +
+          "server-sent events instead: run_started, node_started, node_finished, progress, then result (this same JSON) or error.",
+        content: { ...json(AnalysisResponseSchema), "text/event-stream": { schema: { type: "string" } } },
+      },
+      ...responses,
     },
   };
+  const text = (description: string, type: string) => ({ description, content: { [type]: { schema: { type: "string" } } } });
   return {
     openapi: "3.1.0",
     info: { title: "ML experiment diagnosis service", version: "1.0.0" },
@@ -42,7 +51,27 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       "/v1/analyze": { post: { ...analyse, operationId: "analyze", description: "Alias of /v1/analyse." } },
       "/healthz": { get: { summary: "Liveness", responses: { 200: { description: "The process answers" } } } },
       "/readyz": { get: { summary: "Readiness and LLM mode", responses: { 200: { description: "Ready" }, 503: { description: "Draining" } } } },
-      "/metrics": { get: { summary: "Prometheus text metrics", responses: { 200: { description: "Counters and gauges" } } } },
+      "/metrics": { get: { summary: "Prometheus text metrics", responses: { 200: text("Counters and gauges", "text/plain") } } },
+      "/v1/report": {
+        post: {
+          summary: "The analysis as a self-contained HTML report (inline styles and SVG, nothing fetched)",
+          requestBody: { required: true, content: json(AnalysisRequestSchema) },
+          responses: { 200: text("The report page", "text/html"), ...responses },
+        },
+      },
+      "/v1/graph": {
+        get: {
+          summary: "The compiled analysis graph: JSON nodes and edges, or Mermaid text (?format=mermaid or Accept: text/plain)",
+          responses: { 200: { description: "The graph", content: { "application/json": { schema: { type: "object" } }, "text/plain": { schema: { type: "string" } } } }, 400: error("Unknown format") },
+        },
+      },
+      "/v1/knowledge": {
+        get: {
+          summary: "Ranked knowledge documents with scores (q, domain, type, limit), for debugging retrieval",
+          responses: { 200: { description: "Ranked documents", content: { "application/json": { schema: { type: "object" } } } }, 400: error("A bad or unknown parameter") },
+        },
+      },
+      "/debug": { get: { summary: "Debug page: the graph, a streamed run, the report", responses: { 200: text("The page", "text/html") } } },
     },
   };
 }

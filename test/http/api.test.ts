@@ -38,7 +38,7 @@ describe("HTTP API", () => {
     const ready = await (await fetch(`${svc.url}/readyz`)).json();
     expect(ready).toMatchObject({ status: "ready", llm: { mode: "deterministic" }, max_in_flight: 10 });
     const openapi = await (await fetch(`${svc.url}/openapi.json`)).json();
-    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(["/v1/analyse", "/v1/analyze", "/healthz", "/readyz"]));
+    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(["/v1/analyse", "/v1/analyze", "/healthz", "/readyz", "/metrics", "/v1/report", "/v1/graph", "/v1/knowledge", "/debug"]));
     expect(openapi.paths["/v1/analyse"].post.requestBody.content["application/json"].schema.properties).toHaveProperty("training_artifacts");
     const metrics = await (await fetch(`${svc.url}/metrics`)).text();
     expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/healthz",status="200"\} 1/);
