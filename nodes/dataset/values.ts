@@ -19,11 +19,14 @@ const NON_FINITE_STRINGS: Record<string, number> = {
 };
 
 /**
- * A number from a JSON number or a numeric string (MLflow sends "NaN"/"Infinity" as strings; pandas can write
- * "inf"). NaN and ±Infinity are kept, because detectors look for them; anything else is null.
+ * A number from a JSON number, a numeric string (MLflow sends "NaN"/"Infinity" as strings; pandas can write
+ * "inf") or a jsonpickled numpy scalar. NaN and ±Infinity are kept, because detectors look for them; anything
+ * else is null.
  */
 export function toNumber(v: unknown): number | null {
   if (typeof v === "number") return v;
+  // jsonpickle (Deepchecks to_json) writes numpy scalars as {"dtype": "float64", "value": 0.04}.
+  if (isRecord(v) && typeof v.dtype === "string" && "value" in v) return toNumber(v.value);
   if (typeof v === "boolean") return null;
   if (typeof v !== "string") return null;
   const text = v.trim();

@@ -81,8 +81,9 @@ export function deepchecksCategory(checkName: string, condition: string | null):
   return "integrity";
 }
 
+/** Exceptions that say the check does not fit the task or data (no datetime or index column, wrong model type). */
 const NOT_APPLICABLE =
-  /does not have default|not (?:supported|applicable|relevant)|(?:is )?irrelevant|only (?:supported|relevant|applicable)|not implemented for|cannot be (?:run|calculated|computed) (?:on|for)|unsupported task|task type .* (?:is not|does not)/i;
+  /does not have default|does not contain (?:a|an) |not (?:supported|applicable|relevant)|(?:is )?irrelevant|(?:is )?(?:only )?relevant (?:only )?for|only (?:supported|applicable)|not implemented for|cannot be (?:run|calculated|computed) (?:on|for)|unsupported task|task type .* (?:is not|does not)/i;
 
 /** Whether a CheckFailure's exception says the check does not apply (rather than that it broke). */
 export function saysNotApplicable(exception: string): boolean {

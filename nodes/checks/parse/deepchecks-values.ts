@@ -113,6 +113,14 @@ export function readDeepchecksValue(checkKey: string, category: CheckCategory, r
     return { observed: train && test !== null ? test / train : null, details: [], rowCounts: { ...(train !== null ? { train } : {}), ...(test !== null ? { test } : {}) } };
   }
   if (!isRecord(value)) return { observed: readRatio(value), details: [] };
+  if (checkKey === "is single value") {
+    // `{column: number of unique values}`: a column with one value is the finding.
+    const details = Object.entries(value).flatMap(([name, v]) => {
+      const n = toFinite(v);
+      return n !== null ? [{ name, score: n, threshold: 1, flagged: n <= 1 }] : [];
+    });
+    return { observed: details.filter((d) => d.flagged).length, details };
+  }
   switch (category) {
     case "feature_drift":
     case "label_drift":

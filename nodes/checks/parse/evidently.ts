@@ -62,8 +62,8 @@ function testCategory(name: string, group: string | null): CheckCategory {
   if (/share of drifted|number of drifted|dataset drift/.test(text)) return "dataset_drift";
   if (/target|label|prediction/.test(text) && /drift/.test(text)) return /prediction/.test(text) ? "prediction_drift" : "label_drift";
   if (/drift/.test(text)) return "feature_drift";
+  if (/column type|schema|number of columns/.test(text)) return "schema";
   if (/missing|null|duplicat|constant|empty|integrity|quality|range|out of|unique/.test(text)) return "integrity";
-  if (/column type|column types|schema|number of columns/.test(text)) return "schema";
   if (/classification|regression|accuracy|precision|recall|f1|roc|auc|error|rmse|mae/.test(text)) return "model_eval";
   return "other";
 }
@@ -125,14 +125,27 @@ function worstStatus(statuses: CheckStatus[]): CheckStatus | null {
   return null;
 }
 
+/** The bound of a legacy test condition `{lte: 0.1}` or `{eq: {value: 3000, relative: 0.1}}`. */
+function conditionBound(condition: unknown): number | null {
+  if (!isRecord(condition)) return null;
+  for (const key of ["lte", "lt", "gte", "gt", "eq", "not_eq"]) {
+    const v = condition[key];
+    const n = isRecord(v) ? toFinite(v.value) : toFinite(v);
+    if (n !== null) return n;
+  }
+  return null;
+}
+
 /** A test record `{name, description, status, group?, parameters?}` (legacy TestSuite or a current unlinked test). */
 function readTest(t: JsonRecord, path: string): CheckOutcome {
   const name = toText(t.name) ?? "unnamed test";
-  const column = /column ([\w.-]+)/i.exec(name)?.[1] ?? null;
+  const description = toText(t.description) ?? "";
+  const params = isRecord(t.parameters) ? t.parameters : {};
+  const column = toText(params.column_name) ?? /\*\*([^*]+)\*\*/.exec(description)?.[1] ?? /column ([\w.-]+)/i.exec(name)?.[1] ?? null;
   return {
     tool: "evidently", report: null, name, condition: name, category: testCategory(name, toText(t.group)),
-    status: TEST_STATUS[String(t.status).toLowerCase()] ?? "error", message: clip(toText(t.description) ?? "", 400),
-    observed: null, threshold: null, columns: column ? [column] : [], details: [], values: {}, notApplicable: false, path,
+    status: TEST_STATUS[String(t.status).toLowerCase()] ?? "error", message: clip(description, 400),
+    observed: toFinite(params.value), threshold: conditionBound(params.condition), columns: column ? [column] : [], details: [], values: {}, notApplicable: false, path,
   };
 }
 

@@ -4,8 +4,10 @@ import { type DatasetDetector, featureColumns } from "../detector.js";
 import type { ColumnStats } from "../model.js";
 import { fmt, listNames } from "../values.js";
 
-/** Names that identify a record rather than describe it: order_id, customerId, uuid, row_index… */
-const ID_NAME = /(^|[_\W])(id|uuid|guid|key|idx|index|row_?num(ber)?)$|^id[_\W]|[a-z]Id$|ID$/i;
+/** Names that identify a record rather than describe it: order_id, uuid, row_index, customerId, orderID… */
+const ID_NAME = /(^|[_\W])(id|uuid|guid|key|idx|index|row_?num(ber)?)$|^id[_\W]/i;
+/** camelCase identifiers; case-sensitive so "paid" or "valid" do not match. */
+const CAMEL_ID = /[a-z](Id|ID)$/;
 const INTEGER_DTYPE = /^(u?int|long|short|integer)/i;
 
 /** Whether a column's values are discrete labels (strings, integers) rather than measurements. */
@@ -23,7 +25,7 @@ interface IdSignal {
 function idSignal(c: ColumnStats): IdSignal | null {
   if (!isDiscrete(c)) return null;
   const unique = c.unique !== null && c.count !== null && c.count >= 50 && c.unique === c.count;
-  const named = ID_NAME.test(c.name) && (c.unique === null || c.count === null || c.unique / c.count >= 0.5 || c.unique > 1000);
+  const named = (ID_NAME.test(c.name) || CAMEL_ID.test(c.name)) && (c.unique === null || c.count === null || c.unique / c.count >= 0.5 || c.unique > 1000);
   return unique || named ? { col: c, unique, named } : null;
 }
 
@@ -55,7 +57,7 @@ export const idLikeColumn: DatasetDetector = {
       detectorFinding({
         id: this.info.id,
         title: "Identifier-like columns among the features",
-        description: `${listNames(signals.map((s) => s.col.name))} look${signals.length === 1 ? "s" : ""} like record identifiers. A model can memorize identifiers instead of learning patterns, and shared IDs across splits leak rows or groups between train and test.`,
+        description: `${listNames(signals.map((s) => s.col.name))} ${signals.length === 1 ? "looks like a record identifier" : "look like record identifiers"}. A model can memorize identifiers instead of learning patterns, and shared IDs across splits leak rows or groups between train and test.`,
         evidence,
         severity: "medium",
         confidence: anyUnique ? scoreConfidence({ strength: 2, threshold: 1 }) : scoreConfidence({ strength: 1, threshold: 1, benignPossible: true }),

@@ -19,13 +19,19 @@ export function columnKind(dtype: string | null, stats: { mean: number | null; t
   return "unknown";
 }
 
-/** The first of several keys that holds a number (NaN/Infinity kept). */
+/** The first of several keys that holds a number (NaN/Infinity kept: they are what detectors look for). */
 function numberAt(rec: JsonRecord, ...keys: string[]): number | null {
   for (const k of keys) {
     const n = toNumber(rec[k]);
     if (n !== null) return n;
   }
   return null;
+}
+
+/** Like numberAt for counts, where describe(include="all") writes NaN for "does not apply". */
+function countAt(rec: JsonRecord, ...keys: string[]): number | null {
+  const n = numberAt(rec, ...keys);
+  return n !== null && Number.isFinite(n) ? n : null;
 }
 
 /** `top` may be any JSON scalar (pandas writes the most frequent value as is). */
@@ -42,8 +48,8 @@ function topValue(v: unknown): string | null {
  */
 export function readColumn(name: string, rec: JsonRecord, path: string, rows: number | null): ColumnStats {
   const dtype = toText(rec.dtype) ?? toText(rec.type);
-  const count = numberAt(rec, "count", "non_null", "n");
-  let missing = numberAt(rec, "missing", "missing_count", "null_count", "n_missing", "nulls");
+  const count = countAt(rec, "count", "non_null", "n");
+  let missing = countAt(rec, "missing", "missing_count", "null_count", "n_missing", "nulls");
   let missingFraction = numberAt(rec, "missing_fraction", "missing_ratio", "null_fraction", "p_missing");
   const missingPercent = numberAt(rec, "missing_percent", "missing_pct", "null_percent");
   if (missingFraction === null && missingPercent !== null) missingFraction = missingPercent / 100;
@@ -69,7 +75,7 @@ export function readColumn(name: string, rec: JsonRecord, path: string, rows: nu
     count,
     missing,
     missingFraction,
-    unique: numberAt(rec, "unique", "n_unique", "nunique", "distinct", "n_distinct"),
+    unique: countAt(rec, "unique", "n_unique", "nunique", "distinct", "n_distinct"),
     mean,
     std: numberAt(rec, "std", "stddev"),
     min: numberAt(rec, "min"),
@@ -78,9 +84,9 @@ export function readColumn(name: string, rec: JsonRecord, path: string, rows: nu
     p50: numberAt(rec, "p50", "50%", "median"),
     p75: numberAt(rec, "p75", "75%", "q3"),
     top,
-    topFrequency: numberAt(rec, "top_frequency", "freq", "top_freq", "top_count"),
-    nanCount: numberAt(rec, "nan_count", "n_nan"),
-    infCount: numberAt(rec, "inf_count", "n_inf", "infinite_count"),
+    topFrequency: countAt(rec, "top_frequency", "freq", "top_freq", "top_count"),
+    nanCount: countAt(rec, "nan_count", "n_nan"),
+    infCount: countAt(rec, "inf_count", "n_inf", "infinite_count"),
     labelPredictiveness: numberAt(rec, "pps", "label_pps", "target_pps", "mutual_information", "label_correlation", "target_correlation"),
     required,
     path,
