@@ -113,7 +113,15 @@ export function collectTorchTensors(root: PyValue): TorchTensorRef[] {
     items?.forEach((x, i) => visit(x, [...path, String(i)], group, depth + 1));
   };
   visit(root, [], rootIsTensorMap ? "model" : "other", 0);
-  return out;
+  return out.every((t) => t.group === "other") ? out.map(asModuleTensor) : out;
+}
+
+/** Attribute segments of a pickled nn.Module (`torch.save(model)`), absent from state-dict keys. */
+const MODULE_ATTRIBUTES = new Set(["_modules", "_parameters", "_buffers"]);
+
+/** With no state dict or optimizer in sight the file is a whole pickled model: its tensors are the model's. */
+function asModuleTensor(t: TorchTensorRef): TorchTensorRef {
+  return { ...t, group: "model", name: t.name.split(".").filter((s) => !MODULE_ATTRIBUTES.has(s)).join(".") };
 }
 
 /** Whether a strided view reads exactly `numel` consecutive elements from its offset (a permutation of them). */

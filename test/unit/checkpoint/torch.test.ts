@@ -61,6 +61,14 @@ describe("PyTorch archives (real torch output, parsed without unpickling)", () =
     expect(best.stats!.mean).toBeCloseTo(0.4312, 6);
   });
 
+  it("reads a whole pickled model (torch.save(model)) as the model's tensors under state-dict names", async () => {
+    const scan = await scanCheckpointFile(fixture("torch/whole-model.pt"));
+    const plain = await scanCheckpointFile(fixture("torch/smallnet.pt"));
+    expect(scan.tensors.map((t) => [t.name, t.group])).toEqual(plain.tensors.map((t) => [t.name, "model"]));
+    const imports = scan.pickles[0]!.globals.filter((g) => g.safety === "suspicious").map((g) => `${g.module}.${g.name}`);
+    expect(imports).toEqual(expect.arrayContaining(["__main__.SmallNet", "torch.nn.modules.conv.Conv2d"]));
+  });
+
   it("reads a weights-only Lightning checkpoint as having no optimizer state", async () => {
     const scan = await scanCheckpointFile(fixture("torch/resume/last.ckpt"));
     expect(scan.lightning).toMatchObject({ hasOptimizerStates: false, modelCheckpoint: null, earlyStopping: null });
