@@ -31,6 +31,10 @@ export const ServiceSettingsSchema = z.object({
   SERVICE_MLFLOW_TIMEOUT_MS: int(30_000, 100, 300_000),
   /** Per-request cap on bytes pulled from the tracking server. */
   SERVICE_MAX_DOWNLOAD_BYTES: int(2 * 1024 ** 3, 1024),
+  /** Per-file cap on a pulled file stored in the workspace (a checkpoint); documents are capped by SERVICE_MAX_BODY_BYTES. */
+  SERVICE_MAX_DOWNLOAD_FILE_BYTES: int(2 * 1024 ** 3, 1024),
+  /** Where request workspaces (pulled artifacts) are created; default: the OS temp dir. */
+  SERVICE_WORKSPACE_DIR: z.string().min(1).optional(),
   /** Colon-separated directories a request's checkpoint_path may point into. */
   SERVICE_ARTIFACT_ROOTS: z
     .string()
