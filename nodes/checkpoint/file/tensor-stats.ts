@@ -5,6 +5,7 @@ import {
   carefulMoments,
   countCodes,
   emptyMoments,
+  HISTOGRAM_LANES,
   fastMomentsF32,
   histogramMoments,
   unitMaxAbs,
@@ -48,7 +49,7 @@ export class TensorStatsAccumulator {
   private readonly carry: Uint8Array;
   private carryLength = 0;
   private readonly block = emptyMoments();
-  /** Code counts of 8/16-bit floats, allocated on first use; totals only past 2^32 elements. */
+  /** Code counts of 8/16-bit floats (in lanes), allocated on first use and folded into float64 totals. */
   private histogram: Uint32Array | null = null;
   private histogramTotal: Float64Array | null = null;
   private histogramPending = 0;
@@ -135,7 +136,7 @@ export class TensorStatsAccumulator {
       }
       case "codes": {
         const a = layout.bits === 16 ? new Uint16Array(buffer, at, len) : new Uint8Array(buffer, at, len);
-        this.histogram ??= new Uint32Array(1 << layout.bits);
+        this.histogram ??= new Uint32Array(HISTOGRAM_LANES << layout.bits);
         countCodes(a, this.histogram);
         this.histogramPending += len;
         if (this.histogramPending > 0xffff_ffff - BLOCK) this.flushHistogram();
@@ -181,10 +182,12 @@ export class TensorStatsAccumulator {
     }
   }
 
+  /** Folds the lanes into the float64 totals (before a lane could overflow, and at the end). */
   private flushHistogram(): void {
     const h = this.histogram!;
-    this.histogramTotal ??= new Float64Array(h.length);
-    for (let c = 0; c < h.length; c++) this.histogramTotal[c]! += h[c]!;
+    const codes = h.length / HISTOGRAM_LANES;
+    this.histogramTotal ??= new Float64Array(codes);
+    for (let c = 0; c < h.length; c++) this.histogramTotal[c % codes]! += h[c]!;
     h.fill(0);
     this.histogramPending = 0;
   }
@@ -220,8 +223,8 @@ export class TensorStatsAccumulator {
   /** The statistics of everything pushed so far (a trailing partial element is ignored). */
   finish(): TensorStats {
     if (this.histogram && this.layout.kind === "codes") {
-      if (this.histogramTotal) this.flushHistogram();
-      histogramMoments(this.histogramTotal ?? this.histogram, this.layout.table, this.block);
+      this.flushHistogram();
+      histogramMoments(this.histogramTotal!, this.layout.table, this.block);
       this.merge(this.block);
       // Counting is over: let the tables go, so only tensors being read hold one.
       this.histogram = null;
