@@ -40,8 +40,8 @@ const FULL: BenchProfile = {
 
 const QUICK: BenchProfile = {
   mode: "quick",
-  startups: 2,
-  loadSeconds: 3,
+  startups: 1,
+  loadSeconds: 2,
   llmAnalyses: 2,
   isolationRounds: 1,
   llmDelayMs: 300,
