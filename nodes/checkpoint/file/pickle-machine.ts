@@ -227,18 +227,13 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
         case 0x91: // FROZENSET
           push(new PySet(popMark(), true));
           break;
-        case 0x90: {
-          // ADDITEMS
-          const items = popMark();
-          append(top(), items);
-          break;
-        }
         case 0x61: {
           // APPEND
           const v = pop();
           append(top(), [v]);
           break;
         }
+        case 0x90: // ADDITEMS (to a set)
         case 0x65: {
           // APPENDS
           const items = popMark();

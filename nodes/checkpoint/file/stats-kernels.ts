@@ -193,7 +193,8 @@ export function unitMaxAbs(a: Float32Array | Float64Array, first: number, unitSi
   }
 }
 
-/** The same for 8/16-bit float codes: the largest magnitude code per unit (`mask` clears the sign bit). */
+/** The same for 8/16-bit float codes: the largest magnitude code per unit (`mask` clears the sign bit). A loop of
+ * its own rather than a shared one, to keep each loop monomorphic. */
 export function unitMaxCode(a: Uint16Array | Uint8Array, first: number, unitSize: number, mask: number, out: Float64Array): void {
   let unit = Math.floor(first / unitSize);
   let i = 0;
