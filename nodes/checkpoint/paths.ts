@@ -77,7 +77,8 @@ export async function resolveCheckpointPath(path: string, roots: readonly string
   if (roots.length === 0) throw new CheckpointPathError("NO_ROOTS_CONFIGURED", "SERVICE_ARTIFACT_ROOTS is empty, so no local checkpoint file is accepted");
   const lexical = resolve(path);
   if (!roots.some((r) => isInside(resolve(r), lexical))) {
-    throw new CheckpointPathError("OUTSIDE_ROOTS", `the file is not under any of SERVICE_ARTIFACT_ROOTS (${roots.join(", ")})`);
+    // The roots themselves are not named: they describe the server's file system, not the request.
+    throw new CheckpointPathError("OUTSIDE_ROOTS", "the file is not under any of the directories in SERVICE_ARTIFACT_ROOTS");
   }
   let real: string;
   try {

@@ -64,7 +64,7 @@ describe("analyzeCheckpoint", () => {
     const { result, errors } = await run({ checkpoint_path: "/etc/passwd" });
     expect(result.findings).toEqual([]);
     expect(result.error_message).toBe(
-      "could not read model_checkpoint_artifacts: model_checkpoint_artifacts.checkpoint_path: refused (OUTSIDE_ROOTS): the file is not under any of SERVICE_ARTIFACT_ROOTS (" + root + ")",
+      "could not read model_checkpoint_artifacts: model_checkpoint_artifacts.checkpoint_path: refused (OUTSIDE_ROOTS): the file is not under any of the directories in SERVICE_ARTIFACT_ROOTS",
     );
     expect(errors[AGENT]).toBe(result.error_message);
     const traversal = await run({ checkpoint_path: `${root}/../etc/passwd` });
