@@ -21,8 +21,10 @@ export const coverageGap: ChecksDetector = {
     const errored = report.outcomes.filter((o) => !o.notApplicable && (o.status === "error" || o.status === "skipped"));
     if (!notApplicable.length && !errored.length && !report.suitesSkipped.length && !report.unreadable.length) return [];
     const sentences: string[] = [];
-    if (errored.length) sentences.push(`${errored.length} check(s) could not run: ${listNames(errored.map((o) => o.name))}.`);
-    if (notApplicable.length) sentences.push(`${listNames(notApplicable.map((o) => o.name))} ${notApplicable.length === 1 ? "does" : "do"} not apply to this task (${notApplicable[0]!.message}); a coverage note, not a data fault.`);
+    const erroredNames = [...new Set(errored.map((o) => o.name))];
+    const naNames = [...new Set(notApplicable.map((o) => o.name))];
+    if (errored.length) sentences.push(`${erroredNames.length} check(s) could not run: ${listNames(erroredNames)}.`);
+    if (notApplicable.length) sentences.push(`${listNames(naNames)} ${naNames.length === 1 ? "does" : "do"} not apply to this task or data (${notApplicable[0]!.message.replace(/\.$/, "")}): a coverage note, not a data fault.`);
     if (report.suitesSkipped.length) sentences.push(`Suites not run: ${report.suitesSkipped.map((s) => s.replace(/_/g, " ")).join(", ")}; their checks say nothing about this data.`);
     if (report.unreadable.length) sentences.push(`${report.unreadable.length} part(s) of the artifact were not recognized and were skipped.`);
     const evidence: Evidence[] = [

@@ -9,7 +9,7 @@ const DOMAIN_CLASSIFIER_DEFAULT = 0.25;
 function driftText(o: CheckOutcome): string {
   const auc = o.values.domain_classifier_auc;
   if (auc !== undefined || o.tool === "deepchecks") {
-    const top = o.details.slice(0, 3).map((d) => `${d.name} ${fmt(d.importance ?? 0)}`).join(", ");
+    const top = o.details.filter((d) => (d.importance ?? 0) > 0).slice(0, 3).map((d) => `${d.name} ${fmt(d.importance ?? 0)}`).join(", ");
     return `a domain classifier tells train from test apart${auc !== undefined ? ` with AUC ${fmt(auc)}` : ""} (drift score ${fmt(o.observed ?? 0)} against ${fmt(o.threshold ?? DOMAIN_CLASSIFIER_DEFAULT)}${o.threshold === null ? ", the catalog default" : ""})${top ? `; it relies most on ${top}` : ""}`;
   }
   const count = o.values.count ?? o.details.filter((d) => d.flagged).length;

@@ -1,14 +1,19 @@
 import type { Severity } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { listNames, pct } from "../../dataset/values.js";
+import { fmt, listNames, pct } from "../../dataset/values.js";
 import { type ChecksDetector, flagged, outcomeEvidence, worstSeverity } from "../detector.js";
 import type { CheckOutcome } from "../model.js";
 
 /** Share of unexpected values above which a failed expectation is high: most of the column is wrong. */
 const HIGH_UNEXPECTED = 0.5;
 
+/** Only column-map expectations (with an unexpected count) have an unexpected share; aggregates observe a value. */
+function unexpectedShare(o: CheckOutcome): number | null {
+  return o.values.unexpected_count !== undefined ? o.observed : null;
+}
+
 function severityOf(o: CheckOutcome): Severity {
-  return o.observed !== null && o.threshold !== null && o.observed > HIGH_UNEXPECTED && o.observed <= 1 ? "high" : "medium";
+  return (unexpectedShare(o) ?? 0) > HIGH_UNEXPECTED ? "high" : "medium";
 }
 
 /** What kind of expectation it is (CR-07's mapping), for the description. */
@@ -39,7 +44,11 @@ export const expectationFailed: ChecksDetector = {
     const severity = worstSeverity(failed.map(severityOf));
     const evaluated = report.outcomes.filter((o) => o.tool === "great_expectations" && o.status !== "none").length;
     const kinds = [...new Set(failed.map((o) => kindOf(o.name)))];
-    const parts = failed.slice(0, 4).map((o) => `${o.name}${o.columns.length ? ` on ${listNames(o.columns, 2)}` : ""}${o.observed !== null && o.threshold !== null ? ` (${pct(o.observed, 2)} unexpected, allowed ${pct(o.threshold, 2)})` : ""}`);
+    const parts = failed.slice(0, 4).map((o) => {
+      const share = unexpectedShare(o);
+      const numbers = share !== null ? ` (${pct(share, 2)} unexpected, allowed ${pct(o.threshold ?? 0, 2)})` : o.observed !== null ? ` (observed ${fmt(o.observed)})` : "";
+      return `${o.name}${o.columns.length ? ` on ${listNames(o.columns, 2)}` : ""}${numbers}`;
+    });
     const worst = failed.find((o) => severityOf(o) === severity)!;
     return [
       detectorFinding({
@@ -48,7 +57,7 @@ export const expectationFailed: ChecksDetector = {
         description: `${failed.length}${evaluated ? ` of ${evaluated}` : ""} expectations failed (${kinds.join(", ")}): ${parts.join("; ")}${failed.length > 4 ? `; and ${failed.length - 4} more` : ""}.`,
         evidence: failed.slice(0, 10).map((o) => outcomeEvidence(this.info.rule, o)),
         severity,
-        confidence: worst.observed !== null && worst.threshold !== null ? scoreConfidence({ strength: worst.observed, threshold: Math.max(worst.threshold, 0.01) }) : 0.8,
+        confidence: unexpectedShare(worst) !== null ? scoreConfidence({ strength: unexpectedShare(worst)!, threshold: Math.max(worst.threshold ?? 0, 0.01) }) : 0.8,
         recommendation: { action: "Inspect the unexpected values the result lists, fix their source (or correct the expectation if the data is right), and re-validate before training.", rationale: "A failed expectation is a documented assumption about the data that no longer holds.", category: "data", effort: "low" },
       }),
     ];
