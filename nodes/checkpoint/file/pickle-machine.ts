@@ -25,7 +25,7 @@ export interface PickleRead {
 
 /** Byte payloads above this size are skipped, not copied: the reader keeps only their length and offset. */
 const KEEP_BYTES = 1 << 16;
-const MAX_OPS = 50_000_000;
+const MAX_OPS = 20_000_000;
 
 /**
  * Reads one pickle without executing it: a stack machine over every opcode of protocols 0–5 that builds inert

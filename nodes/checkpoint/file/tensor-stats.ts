@@ -33,6 +33,8 @@ export interface TensorStats {
 
 /** Elements per block: statistics are merged per block (Chan et al. 1979), so memory stays bounded. */
 const BLOCK = 65536;
+/** More output units than this are not tracked (one float64 each; no real layer comes close). */
+const MAX_UNITS = 1 << 22;
 /** Units at least this long (elements) are measured slice by slice rather than with a second pass. */
 const UNIT_SEGMENT = 2048;
 /** A unit is dead when its largest |weight| is below this fraction of the layer's largest |weight|. */
@@ -75,7 +77,7 @@ export class TensorStatsAccumulator {
     this.layout = layout;
     this.elementSize = elementSize(layout);
     this.carry = new Uint8Array(this.elementSize);
-    const trackUnits = units !== null && units > 1 && numel > units && numel % units === 0 && layout.kind !== "int" && layout.kind !== "int64";
+    const trackUnits = units !== null && units > 1 && units <= MAX_UNITS && numel > units && numel % units === 0 && layout.kind !== "int" && layout.kind !== "int64";
     this.unitMax = trackUnits ? new Float64Array(units) : null;
     this.unitSize = trackUnits ? numel / units : 0;
   }

@@ -99,7 +99,9 @@ export async function entryDataOffset(fh: FileHandle, entry: ZipEntry): Promise<
 
 /** Reads a whole (small) entry, inflating it when it is compressed. */
 export async function readZipEntry(fh: FileHandle, entry: ZipEntry, maxBytes: number): Promise<Uint8Array> {
-  if (entry.size > maxBytes) throw new ZipFormatError(`${entry.name} is ${entry.size} bytes, more than the ${maxBytes} the scan reads`);
+  if (entry.size > maxBytes || entry.compressedSize > maxBytes) {
+    throw new ZipFormatError(`${entry.name} is ${Math.max(entry.size, entry.compressedSize)} bytes, more than the ${maxBytes} the scan reads`);
+  }
   const data = await readBytes(fh, await entryDataOffset(fh, entry), entry.compressedSize);
   if (data.length < entry.compressedSize) throw new ZipFormatError(`${entry.name} is cut short`);
   if (entry.method === 0) return data;

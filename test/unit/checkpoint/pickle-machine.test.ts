@@ -66,4 +66,18 @@ describe("pickle machine (no execution)", () => {
     expect(toPlain(first.value)).toEqual({ ok: 1 });
     expect(second.globals.map((g) => `${g.module}.${g.name}`)).toEqual(["posix.system"]);
   });
+
+  it("never throws on cut-short or corrupted pickles (hostile input is data)", () => {
+    const data = readFileSync(fixture("pickle/process-os-system.pkl"));
+    for (let n = 0; n <= data.length; n++) expect(() => readPickle(data.subarray(0, n))).not.toThrow();
+    let seed = 99;
+    for (let round = 0; round < 500; round++) {
+      const copy = Uint8Array.from(data);
+      for (let k = 0; k < 3; k++) {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        copy[seed % copy.length] = seed >>> 24;
+      }
+      expect(() => readPickle(copy)).not.toThrow();
+    }
+  });
 });

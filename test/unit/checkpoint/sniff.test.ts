@@ -62,4 +62,21 @@ describe("format by content, not by extension", () => {
     expect(scan.issues[0]).toMatchObject({ kind: "unreadable" });
     expect(byId(findings, "checkpoint.corrupt_file")).toEqual([expect.objectContaining({ severity: "high" })]);
   });
+
+  it("corrupted archives and headers never crash the scan", async () => {
+    let seed = 7;
+    for (const file of ["torch/smallnet.pt", "torch/smallnet-legacy.pt", "safetensors/benign-mlp.safetensors"]) {
+      const data = readFileSync(fixture(file));
+      for (let round = 0; round < 40; round++) {
+        const copy = Uint8Array.from(data);
+        for (let k = 0; k < 4; k++) {
+          seed = (seed * 1103515245 + 12345) >>> 0;
+          // Corrupt the structural parts: the first 2 KiB (headers, data.pkl) and the last 1 KiB (zip directory).
+          const at = seed % 2 === 0 ? seed % 2048 : copy.length - 1 - (seed % 1024);
+          copy[at] = seed >>> 24;
+        }
+        await expect(scanBytes(`fuzz-${round}.bin`, copy)).resolves.toBeDefined();
+      }
+    }
+  });
 });
