@@ -6,7 +6,7 @@ import { describeMachine } from "./lib/machine.js";
 import { describeProfile, parseBenchArgs } from "./lib/options.js";
 import { installCleanup, killAllChildren } from "./lib/processes.js";
 import { type BenchRecord, renderMarkdown, writeRecord } from "./lib/report.js";
-import { type BenchResult, unavailable } from "./lib/result.js";
+import { type BenchResult, BenchResultSchema, unavailable } from "./lib/result.js";
 import { OUT_DIR, ROOT } from "./lib/service.js";
 import { round } from "./lib/stats.js";
 import { SUITES } from "./suites/index.js";
@@ -32,7 +32,7 @@ for (const suite of SUITES) {
   process.stdout.write(`${suite.name} … `);
   let result: BenchResult;
   try {
-    result = await suite.run(options.profile);
+    result = BenchResultSchema.parse(await suite.run(options.profile));
   } catch (err) {
     failures++;
     result = unavailable(suite.name, suite.unit, suite.description, `the benchmark failed: ${(err as Error).message}`);

@@ -6,13 +6,13 @@ import { dirname } from "node:path";
 /** Every process the bench started and has not seen exit: killed on any way out, so nothing is left behind. */
 const live = new Set<ChildProcess>();
 
+/** Signals the child's whole process group (tsx runs the service in a child of its own), leader gone or not. */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  if (child.pid === undefined) return;
   try {
-    // Negative pid: the whole process group (tsx runs the service in a child of its own).
     process.kill(-child.pid, signal);
   } catch {
-    // already gone
+    // the group is empty
   }
 }
 
@@ -71,11 +71,12 @@ export function spawnTracked(command: string, args: string[], options: SpawnOpti
     child,
     exited,
     async stop(graceMs = 5000) {
-      if (!live.has(child)) return;
-      killGroup(child, "SIGTERM");
-      const timer = setTimeout(() => killGroup(child, "SIGKILL"), graceMs);
-      await exited;
-      clearTimeout(timer);
+      if (live.has(child)) {
+        killGroup(child, "SIGTERM");
+        const timer = setTimeout(() => killGroup(child, "SIGKILL"), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
       // The group may hold a grandchild that outlived its parent.
       killGroup(child, "SIGKILL");
     },

@@ -83,6 +83,8 @@ export function renderMarkdown(record: BenchRecord): string {
 
 /** Writes bench/results.json and BENCHMARKS.md. */
 export function writeRecord(record: BenchRecord, jsonPath: string, markdownPath: string): void {
-  writeFileSync(jsonPath, `${JSON.stringify(record, null, 2)}\n`);
+  // Four significant digits: the machine's noise is far larger than that.
+  const rounded = (_key: string, v: unknown) => (typeof v === "number" && !Number.isInteger(v) ? Number(v.toPrecision(4)) : v);
+  writeFileSync(jsonPath, `${JSON.stringify(record, rounded, 2)}\n`);
   writeFileSync(markdownPath, renderMarkdown(record));
 }
