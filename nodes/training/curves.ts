@@ -14,7 +14,7 @@ export interface Curve {
   /** Finite points logged. */
   logged: number;
   /** σ̂ of `values` (DETECTORS.md §2.0). */
-  noise: number;
+  readonly noise: number;
 }
 
 /** Trend detectors look at no more than this many points; longer histories are averaged into bins. */
@@ -45,13 +45,17 @@ export function curveOf(series: MetricSeries, resolution: Resolution = "coarse")
   if (hit) return hit;
   const finite = finitePoints(series);
   const binned = resolution === "coarse" && finite.values.length > MAX_COARSE ? binMeans(finite.steps, finite.values, MAX_COARSE) : finite;
+  let noise: number | undefined;
   const curve: Curve = {
     name: series.name,
     steps: binned.steps,
     values: binned.values,
     perPoint: finite.values.length / Math.max(1, binned.values.length),
     logged: finite.values.length,
-    noise: noiseSigma(binned.values),
+    // Lazy: many per-step users never need it.
+    get noise() {
+      return (noise ??= noiseSigma(binned.values));
+    },
   };
   byRes.set(resolution, curve);
   return curve;

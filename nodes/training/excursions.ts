@@ -1,4 +1,4 @@
-import { median, noiseSigma } from "./stats.js";
+import { median, medianInPlace, noiseSigma } from "./stats.js";
 
 /** A run of consecutive points far above the recent level of a series. */
 export interface Excursion {
@@ -14,8 +14,8 @@ export interface Excursion {
 }
 
 export interface ExcursionRule {
-  /** Whether value y is an excursion above `level`, given the local noise `sigma`. */
-  exceeds(y: number, level: number, sigma: number): boolean;
+  /** The value above which a point is an excursion, given the local `level` and noise `sigma`. */
+  cutoff(level: number, sigma: number): number;
   /** Points after an excursion within which the series must come back. */
   recoverWithin: number;
 }
@@ -25,9 +25,28 @@ export function baselineBlock(n: number): number {
   return Math.min(50, Math.max(5, Math.floor(n / 20)));
 }
 
+/** Median and robust σ̂ (from differences) of each consecutive block of b points, with one scratch buffer. */
+function blockStats(y: Float64Array, b: number): { medians: Float64Array; sigmas: Float64Array } {
+  const blocks = Math.floor(y.length / b);
+  const medians = new Float64Array(blocks);
+  const sigmas = new Float64Array(blocks);
+  const scratch = new Float64Array(b);
+  for (let k = 0; k < blocks; k++) {
+    const from = k * b;
+    scratch.set(y.subarray(from, from + b));
+    medians[k] = medianInPlace(scratch);
+    const diffs = scratch.subarray(0, b - 1);
+    for (let i = 0; i < b - 1; i++) diffs[i] = y[from + i + 1]! - y[from + i]!;
+    const center = medianInPlace(diffs);
+    for (let i = 0; i < b - 1; i++) diffs[i] = Math.abs(diffs[i]! - center);
+    sigmas[k] = (1.4826 * medianInPlace(diffs)) / Math.SQRT2;
+  }
+  return { medians, sigmas };
+}
+
 /**
  * Finds upward excursions against a rolling baseline: each point is compared with the median of the previous
- * block and the noise of the three blocks before it (floored at half the series' own σ̂), so the work is
+ * block and the median noise of the three blocks before it (floored at half the series' own σ̂), so the work is
  * O(n log block) even for 10^6 points. Neighbouring flagged points (gap ≤ 1) form one excursion.
  */
 export function findExcursions(y: Float64Array, rule: ExcursionRule): Excursion[] {
@@ -35,17 +54,20 @@ export function findExcursions(y: Float64Array, rule: ExcursionRule): Excursion[
   const b = baselineBlock(n);
   if (n < 3 * b) return [];
   const floor = 0.5 * noiseSigma(y);
+  const { medians, sigmas } = blockStats(y, b);
   const out: Excursion[] = [];
   let open: Excursion | null = null;
   let level = 0;
   let sigma = 0;
+  let cutoff = Number.POSITIVE_INFINITY;
   for (let i = b; i < n; i++) {
     if (i % b === 0) {
-      const k = Math.floor(i / b);
-      level = median(y, (k - 1) * b, k * b);
-      sigma = Math.max(floor, noiseSigma(y.subarray(Math.max(0, (k - 3) * b), k * b)));
+      const k = i / b;
+      level = medians[k - 1]!;
+      sigma = Math.max(floor, median(sigmas, Math.max(0, k - 3), k));
+      cutoff = rule.cutoff(level, sigma);
     }
-    if (rule.exceeds(y[i]!, level, sigma)) {
+    if (y[i]! > cutoff) {
       if (open && i - open.end <= 2) {
         open.end = i;
         if (y[i]! > y[open.peak]!) open.peak = i;

@@ -3,7 +3,7 @@ import { detectorFinding, MAX_CONFIDENCE, scoreConfidence } from "../../findings
 import { curveOf, pickSeries } from "../curves.js";
 import { findExcursions } from "../excursions.js";
 import type { TrainingRun } from "../model.js";
-import { fitLine, median } from "../stats.js";
+import { fitLine, logValues, median } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
 /** A gradient-norm spike is > 10× the rolling median (SageMaker/AutoTrainer explode rules). */
@@ -24,8 +24,8 @@ function detectExplodingGradients(run: TrainingRun): Finding[] {
   const positive = g.values.every((v) => v > 0);
   let growth = 1;
   if (positive && g.values.length >= 20) {
-    const y = g.values.map(Math.log);
-    const spikes = findExcursions(y, { exceeds: (v, level) => v - level > Math.log(SPIKE_FACTOR), recoverWithin: Math.max(3, Math.ceil(0.05 * y.length)) });
+    const y = logValues(g.values);
+    const spikes = findExcursions(y, { cutoff: (level) => level + Math.log(SPIKE_FACTOR), recoverWithin: Math.max(3, Math.ceil(0.05 * y.length)) });
     if (spikes.length > 0) {
       const worst = spikes.reduce((a, b) => (y[b.peak]! - b.level > y[a.peak]! - a.level ? b : a));
       const factor = Math.exp(y[worst.peak]! - worst.level);

@@ -1,13 +1,24 @@
 import type { Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { pickSeries, runExtent } from "../curves.js";
-import type { TrainingRun } from "../model.js";
+import type { MetricSeries, TrainingRun } from "../model.js";
 import { numClasses } from "../run-config.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
+/** Whether a series logs batches rather than epoch averages (an epoch average already includes learning). */
+function perBatch(s: MetricSeries): boolean {
+  if (s.aggregation) return s.aggregation === "step";
+  if (s.epochs) {
+    const epochs = new Set<number>();
+    for (const e of s.epochs) if (Number.isFinite(e)) epochs.add(Math.floor(e));
+    return s.values.length > 1.5 * Math.max(1, epochs.size);
+  }
+  return s.values.length >= 100;
+}
+
 /**
- * TH-05: the first logged training loss of a K-class softmax model is far from ln K (> 3·ln K, or < 0.5·ln K when
- * logged at the very start: a later first log may already have learned).
+ * TH-05: the first logged training loss of a K-class softmax model is far from ln K (> 3·ln K, or < 0.5·ln K when a
+ * per-batch loss was logged at the very start: an epoch average or a later first log may already have learned).
  */
 function detectInitLossSanity(run: TrainingRun): Finding[] {
   const k = numClasses(run);
@@ -21,7 +32,7 @@ function detectInitLossSanity(run: TrainingRun): Finding[] {
   const { first: start, last } = runExtent(run);
   const atStart = step - start <= 0.01 * Math.max(1, last - start) || step <= 1;
   const high = first > 3 * chance;
-  const low = atStart && first < 0.5 * chance;
+  const low = atStart && perBatch(s) && first < 0.5 * chance;
   if (!high && !low) return [];
   const ratio = first / chance;
   return [
@@ -58,7 +69,7 @@ export const initLossSanity: TrainingDetector = {
     id: "training.init_loss_sanity",
     rule: "TH-05",
     title: "Initial loss sanity",
-    threshold: "first train loss > 3·ln K, or < 0.5·ln K when logged within the first 1 % of the run (K from num_classes/num_labels)",
+    threshold: "first train loss > 3·ln K, or < 0.5·ln K for a per-batch loss logged within the first 1 % of the run (K from num_classes/num_labels)",
     severities: ["medium"],
     basis: "Karpathy, 'verify loss @ init' [K02]",
   },

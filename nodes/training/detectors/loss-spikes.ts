@@ -3,6 +3,7 @@ import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { curveOf, pickSeries } from "../curves.js";
 import { type Excursion, findExcursions } from "../excursions.js";
 import type { TrainingRun } from "../model.js";
+import { logValues } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
 /** A spike must rise this many local σ above the level, and at least 10 % above it. */
@@ -24,14 +25,21 @@ export interface LossSpikes {
  * the loss is back within 3σ of its pre-spike level within 5 % of the run.
  */
 export function findLossSpikes(run: TrainingRun): LossSpikes | null {
+  if (!memo.has(run)) memo.set(run, spikesOf(run));
+  return memo.get(run)!;
+}
+
+const memo = new WeakMap<TrainingRun, LossSpikes | null>();
+
+function spikesOf(run: TrainingRun): LossSpikes | null {
   const series = pickSeries(run, "train", "loss", "fine");
   if (!series) return null;
   const c = curveOf(series, "fine");
   if (c.values.length < 20) return null;
   const logScale = c.values.every((v) => v > 0);
-  const y = logScale ? c.values.map(Math.log) : c.values;
+  const y = logScale ? logValues(c.values) : c.values;
   const spikes = findExcursions(y, {
-    exceeds: (v, level, sigma) => v - level > Math.max(SPIKE_SIGMAS * sigma, logScale ? MIN_JUMP : 0.1 * Math.abs(level)),
+    cutoff: (level, sigma) => level + Math.max(SPIKE_SIGMAS * sigma, logScale ? MIN_JUMP : 0.1 * Math.abs(level)),
     recoverWithin: Math.max(3, Math.ceil(0.05 * y.length)),
   });
   return { name: c.name, steps: c.steps, y, logScale, spikes };

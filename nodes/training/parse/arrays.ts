@@ -14,15 +14,16 @@ export function readMetricArrays(metrics: Record<string, unknown>, out: SeriesBu
   let history = false;
   for (const [name, raw] of Object.entries(metrics)) {
     if (!Array.isArray(raw)) continue;
-    const cols = out.columns(name);
+    const cols = out.columns(name, raw.length);
     for (let i = 0; i < raw.length; i++) {
       const p: unknown = raw[i];
-      if (isPointObject(p)) {
+      if (typeof p === "number") cols.push(i, p, Number.NaN, Number.NaN);
+      else if (isPointObject(p)) {
         history = true;
-        const value = metricValue(p.value, `metrics.${name}[${i}].value`);
+        const value = typeof p.value === "number" ? p.value : metricValue(p.value, () => `metrics.${name}[${i}].value`);
         if (value !== null) cols.push(axisValue(p.step, i), value, axisValue(p.epoch, Number.NaN), axisValue(p.timestamp, Number.NaN));
       } else {
-        const value = metricValue(p, `metrics.${name}[${i}]`);
+        const value = metricValue(p, () => `metrics.${name}[${i}]`);
         if (value !== null) cols.push(i, value, Number.NaN, Number.NaN);
       }
     }
@@ -30,15 +31,16 @@ export function readMetricArrays(metrics: Record<string, unknown>, out: SeriesBu
   return history;
 }
 
-/** A metric value, or null when missing; anything else is an error naming the path. */
-export function metricValue(v: unknown, path: string): number | null {
+/** A metric value, or null when missing; anything else is an error naming the path (built only then). */
+export function metricValue(v: unknown, path: () => string): number | null {
   const value = readMetricValue(v);
-  if (value === undefined) throw new Error(`${path}: expected a number, got ${JSON.stringify(v)?.slice(0, 40)}`);
+  if (value === undefined) throw new Error(`${path()}: expected a number, got ${JSON.stringify(v)?.slice(0, 40)}`);
   return value;
 }
 
 /** A step, epoch or timestamp: a finite number (or numeric string, as int64 may arrive), else the fallback. */
 export function axisValue(v: unknown, fallback: number): number {
-  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN;
+  if (typeof v === "number") return Number.isFinite(v) ? v : fallback;
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN;
   return Number.isFinite(n) ? n : fallback;
 }

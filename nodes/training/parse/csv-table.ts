@@ -1,9 +1,3 @@
-/** A CSV file as header + rows of cells (quotes removed). */
-export interface CsvTable {
-  header: string[];
-  rows: string[][];
-}
-
 /** The separator the header line uses most: Keras CSVLogger's is configurable (`,` by default). */
 export function detectDelimiter(headerLine: string): string {
   let best = ",";
@@ -15,32 +9,41 @@ export function detectDelimiter(headerLine: string): string {
   return best;
 }
 
-/** Reads RFC 4180 CSV (quoted cells, doubled quotes, CRLF); blank lines are skipped. */
-export function parseCsv(text: string): CsvTable {
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  const delimiter = detectDelimiter(firstLine);
-  const rows = text.includes('"') ? quotedRows(text, delimiter) : plainRows(text, delimiter);
-  const header = (rows.shift() ?? []).map((h) => h.trim());
-  return { header, rows };
+/**
+ * Reads RFC 4180 CSV (quoted cells, doubled quotes, CRLF) in one pass without keeping the rows: `onHeader` gets
+ * the trimmed header and returns the function called for each later non-blank row.
+ */
+export function readCsv(text: string, onHeader: (header: string[]) => (cells: string[]) => void): void {
+  const end = text.search(/\r?\n|$/);
+  const delimiter = detectDelimiter(text.slice(0, end));
+  let onRow: ((cells: string[]) => void) | null = null;
+  const emit = (cells: string[]) => {
+    if (cells.length === 1 && cells[0]!.trim() === "") return;
+    if (onRow) onRow(cells);
+    else onRow = onHeader(cells.map((h) => h.trim()));
+  };
+  if (text.includes('"')) quotedRows(text, delimiter, emit);
+  else plainRows(text, delimiter, emit);
 }
 
-function plainRows(text: string, delimiter: string): string[][] {
-  const rows: string[][] = [];
-  for (const line of text.split("\n")) {
-    const l = line.endsWith("\r") ? line.slice(0, -1) : line;
-    if (l.trim() !== "") rows.push(l.split(delimiter));
+function plainRows(text: string, delimiter: string, emit: (cells: string[]) => void): void {
+  let start = 0;
+  while (start < text.length) {
+    let stop = text.indexOf("\n", start);
+    if (stop < 0) stop = text.length;
+    const lineEnd = stop > start && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
+    emit(text.slice(start, lineEnd).split(delimiter));
+    start = stop + 1;
   }
-  return rows;
 }
 
-function quotedRows(text: string, delimiter: string): string[][] {
-  const rows: string[][] = [];
+function quotedRows(text: string, delimiter: string, emit: (cells: string[]) => void): void {
   let row: string[] = [];
   let cell = "";
   let quoted = false;
   const endRow = () => {
     row.push(cell);
-    if (row.length > 1 || row[0]!.trim() !== "") rows.push(row);
+    emit(row);
     row = [];
     cell = "";
   };
@@ -60,5 +63,4 @@ function quotedRows(text: string, delimiter: string): string[][] {
     else if (c !== "\r") cell += c;
   }
   if (cell !== "" || row.length > 0) endRow();
-  return rows;
 }

@@ -1,55 +1,74 @@
 import { isAxisName } from "../names.js";
-import { parseCsv } from "./csv-table.js";
+import { readCsv } from "./csv-table.js";
 import { readMetricValue } from "./number.js";
 import type { SeriesBuilder } from "./series-builder.js";
 
-/**
- * Reads a metrics CSV: Lightning's CSVLogger (sparse rows, empty cells, repeated steps, `nan`), Keras'
- * CSVLogger (`NA`, sorted keys, a header repeated mid-file after `append=True`, "[a, b]" array cells), or any
- * wide CSV with `step`/`epoch` columns; a CSV with `key`/`value` columns is read as long rows (MLflow export).
- * Returns the number of data rows.
- */
-export function readCsvMetrics(content: string, out: SeriesBuilder): number {
-  const { header, rows } = parseCsv(content);
-  const lower = header.map((h) => h.toLowerCase());
-  const col = (name: string) => lower.indexOf(name);
-  const stepCol = col("step") >= 0 ? col("step") : col("global_step");
-  const epochCol = col("epoch");
-  const stampCol = lower.findIndex((h) => h === "timestamp" || h === "wall_time");
-  const keyCol = lower.findIndex((h) => h === "key" || h === "metric" || h === "tag");
-  const valueCol = col("value");
-  const isHeader = (row: string[]) => row.length === header.length && row.every((c, j) => c.trim() === header[j]);
-  const num = (row: string[], j: number) => (j >= 0 ? finiteOr(readMetricValue(row[j]), Number.NaN) : Number.NaN);
+/** A finite number in a cell, else NaN (axes: step, epoch, timestamp). */
+function axisCell(row: string[], j: number): number {
+  if (j < 0) return Number.NaN;
+  const v = readMetricValue(row[j]);
+  return typeof v === "number" && Number.isFinite(v) ? v : Number.NaN;
+}
 
-  let count = 0;
-  if (keyCol >= 0 && valueCol >= 0) {
-    for (const [i, row] of rows.entries()) {
-      const value = readMetricValue(row[valueCol]);
-      const key = row[keyCol]?.trim();
-      if (!key || typeof value !== "number" || isHeader(row)) continue;
-      const step = num(row, stepCol);
-      out.add(key, Number.isNaN(step) ? i : step, value, num(row, epochCol), num(row, stampCol));
-      count++;
-    }
-    return count;
-  }
-  const metricCols = header.map((h, j) => j).filter((j) => !isAxisName(header[j]!) && header[j] !== "");
-  const columns = metricCols.map((j) => ({ j, cols: out.columns(header[j]!) }));
-  for (const [i, row] of rows.entries()) {
-    if (isHeader(row)) continue;
-    const epoch = num(row, epochCol);
-    const stepCell = num(row, stepCol);
+/** Reads one data row into the builder; false for rows that are not data (a repeated header, a blank key). */
+type RowReader = (row: string[]) => boolean;
+
+function longRowReader(header: string[], out: SeriesBuilder): RowReader {
+  const lower = header.map((h) => h.toLowerCase());
+  const keyCol = lower.findIndex((h) => h === "key" || h === "metric" || h === "tag");
+  const valueCol = lower.indexOf("value");
+  const stepCol = lower.indexOf("step");
+  const epochCol = lower.indexOf("epoch");
+  const stampCol = lower.indexOf("timestamp");
+  let index = 0;
+  return (row) => {
+    const i = index++;
+    const value = readMetricValue(row[valueCol]);
+    const key = row[keyCol]?.trim();
+    if (!key || typeof value !== "number") return false;
+    const step = axisCell(row, stepCol);
+    out.add(key, Number.isNaN(step) ? i : step, value, axisCell(row, epochCol), axisCell(row, stampCol));
+    return true;
+  };
+}
+
+function wideRowReader(header: string[], out: SeriesBuilder): RowReader {
+  const lower = header.map((h) => h.toLowerCase());
+  const stepCol = lower.indexOf("step") >= 0 ? lower.indexOf("step") : lower.indexOf("global_step");
+  const epochCol = lower.indexOf("epoch");
+  const stampCol = lower.findIndex((h) => h === "timestamp" || h === "wall_time");
+  const columns = header.flatMap((h, j) => (isAxisName(h) || h === "" ? [] : [{ j, cols: out.columns(h) }]));
+  let index = 0;
+  return (row) => {
+    const i = index++;
+    const epoch = axisCell(row, epochCol);
+    const stepCell = axisCell(row, stepCol);
     const step = Number.isNaN(stepCell) ? (Number.isNaN(epoch) ? i : epoch) : stepCell;
-    const stamp = num(row, stampCol);
+    const stamp = axisCell(row, stampCol);
     for (const { j, cols } of columns) {
       const value = readMetricValue(row[j]);
       if (typeof value === "number") cols.push(step, value, epoch, stamp);
     }
-    count++;
-  }
-  return count;
+    return true;
+  };
 }
 
-function finiteOr(v: number | null | undefined, fallback: number): number {
-  return typeof v === "number" && Number.isFinite(v) ? v : fallback;
+/**
+ * Reads a metrics CSV: Lightning's CSVLogger (sparse rows, empty cells, repeated steps, `nan`), Keras' CSVLogger
+ * (`NA`, sorted keys, a header repeated mid-file after `append=True`, "[a, b]" array cells), or any wide CSV with
+ * `step`/`epoch` columns; a CSV with `key`/`value` columns is read as long rows (MLflow export). Returns the
+ * number of data rows.
+ */
+export function readCsvMetrics(content: string, out: SeriesBuilder): number {
+  let rows = 0;
+  readCsv(content, (header) => {
+    const lower = header.map((h) => h.toLowerCase());
+    const long = lower.includes("value") && lower.some((h) => h === "key" || h === "metric" || h === "tag");
+    const read = long ? longRowReader(header, out) : wideRowReader(header, out);
+    const isHeader = (row: string[]) => row.length === header.length && row.every((c, j) => c.trim() === header[j]);
+    return (row) => {
+      if (!isHeader(row) && read(row)) rows++;
+    };
+  });
+  return rows;
 }

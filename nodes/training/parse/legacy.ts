@@ -17,7 +17,7 @@ export function readMetricsValues(columns: Record<string, unknown[]>, out: Serie
   if (keys && values) {
     keys.forEach((key, i) => {
       if (typeof key !== "string") return;
-      const value = metricValue(values[i], `metrics_values.value[${i}]`);
+      const value = metricValue(values[i], () => `metrics_values.value[${i}]`);
       const step = at(steps, i);
       if (value !== null) out.add(key, Number.isNaN(step) ? i : step, value, at(epochs, i), at(stamps, i));
     });
@@ -27,7 +27,7 @@ export function readMetricsValues(columns: Record<string, unknown[]>, out: Serie
     if (isAxisName(name)) continue;
     const cols = out.columns(name);
     col.forEach((v, i) => {
-      const value = metricValue(v, `metrics_values.${name}[${i}]`);
+      const value = metricValue(v, () => `metrics_values.${name}[${i}]`);
       if (value === null) return;
       const epoch = at(epochs, i);
       const step = at(steps, i);

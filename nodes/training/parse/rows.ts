@@ -10,7 +10,7 @@ export function readLongRows(rows: readonly unknown[], out: SeriesBuilder): void
     const row = r as Record<string, unknown>;
     const key = longRowName(row);
     if (!key) return;
-    const value = metricValue(row.value, `metrics[${i}].value`);
+    const value = metricValue(row.value, () => `metrics[${i}].value`);
     if (value === null) return;
     out.add(key, axisValue(row.step, i), value, axisValue(row.epoch, Number.NaN), axisValue(row.timestamp, Number.NaN));
   });
@@ -30,7 +30,7 @@ export function readWideRows(rows: readonly unknown[], out: SeriesBuilder): void
     const stamp = axisValue(row.timestamp, Number.NaN);
     for (const [key, v] of Object.entries(row)) {
       if (isAxisName(key) || isBookkeepingCell(key, v)) continue;
-      const value = metricValue(v, `metrics[${i}].${key}`);
+      const value = metricValue(v, () => `metrics[${i}].${key}`);
       if (value !== null) out.add(key, step, value, epoch, stamp);
     }
   });

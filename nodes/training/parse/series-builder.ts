@@ -28,8 +28,13 @@ class PointColumns {
     if (!Number.isNaN(stamp)) (this.stamps ??= new Float64Array(this.steps.length).fill(Number.NaN))[i] = stamp;
   }
 
-  private grow(): void {
-    const size = this.steps.length * 2;
+  /** Makes room for `extra` more points at once (known array lengths), avoiding repeated doubling. */
+  reserve(extra: number): void {
+    if (this.length + extra > this.steps.length) this.grow(this.length + extra);
+  }
+
+  private grow(min = 0): void {
+    const size = Math.max(this.steps.length * 2, min);
     const widen = (a: Float64Array, fill: number) => {
       const b = new Float64Array(size).fill(fill, a.length);
       b.set(a);
@@ -86,8 +91,8 @@ export class SeriesBuilder {
     this.columns(raw).push(step, value, epoch, stamp);
   }
 
-  /** The columns for a raw name, so hot loops resolve the name once. */
-  columns(raw: string): { push(step: number, value: number, epoch: number, stamp: number): void } {
+  /** The columns for a raw name, so hot loops resolve the name once; `expected` points reserves room for them. */
+  columns(raw: string, expected = 0): { push(step: number, value: number, epoch: number, stamp: number): void } {
     let cols = this.byRaw.get(raw);
     if (!cols) {
       const name = normalizeMetricName(raw);
@@ -96,6 +101,7 @@ export class SeriesBuilder {
       cols.sources.add(raw);
       this.byRaw.set(raw, cols);
     }
+    cols.reserve(expected);
     return cols;
   }
 
