@@ -1,4 +1,4 @@
-import type { Evidence, Finding, Severity } from "../../graph/result.js";
+import { type Evidence, type Finding, SEVERITIES, type Severity, severityRank } from "../../graph/result.js";
 import type { DetectorInfo } from "../catalog.js";
 import { fmt } from "../dataset/values.js";
 import type { CheckCategory, CheckOutcome, ChecksReport, CheckTool } from "./model.js";
@@ -16,16 +16,14 @@ const TOOL_NAMES: Record<CheckTool, string> = {
   generic: "Check",
 };
 
-const SEVERITY_ORDER: readonly Severity[] = ["critical", "high", "medium", "low", "info"];
-
 /** One level lower (a WARN is one level below its FAIL, CR-01). */
 export function lowerSeverity(s: Severity): Severity {
-  return SEVERITY_ORDER[Math.min(SEVERITY_ORDER.indexOf(s) + 1, SEVERITY_ORDER.length - 1)]!;
+  return SEVERITIES[Math.min(severityRank(s) + 1, SEVERITIES.length - 1)]!;
 }
 
 /** The most severe of several severities. */
 export function worstSeverity(list: readonly Severity[]): Severity {
-  return SEVERITY_ORDER.find((s) => list.includes(s)) ?? "info";
+  return SEVERITIES.find((s) => list.includes(s)) ?? "info";
 }
 
 /** Outcomes of a category whose status is FAIL or WARN (checks that do not apply are never faults). */
@@ -34,11 +32,27 @@ export function flagged(report: ChecksReport, ...categories: CheckCategory[]): C
 }
 
 /**
- * Outcomes without a verdict (no condition in the report) whose number crosses the catalog's default threshold:
- * treated as failing, and said so in the evidence.
+ * Flagged outcomes of a category plus Deepchecks checks that ran without a condition (status "none") whose
+ * number crosses the catalog's default threshold: those count as failing, and the evidence says so.
  */
-export function overCatalogDefault(report: ChecksReport, category: CheckCategory, threshold: number): CheckOutcome[] {
-  return report.outcomes.filter((o) => o.category === category && o.status === "none" && o.observed !== null && o.observed >= threshold);
+export function flaggedOrOverDefault(report: ChecksReport, category: CheckCategory, threshold: number): CheckOutcome[] {
+  const overDefault = report.outcomes.filter((o) => o.category === category && o.tool === "deepchecks" && o.status === "none" && o.observed !== null && o.observed >= threshold);
+  return [...flagged(report, category), ...overDefault];
+}
+
+/** The outcome a description leads with: the first that failed (or crossed a catalog default), else the first. */
+export function leadOutcome(outcomes: readonly CheckOutcome[]): CheckOutcome | undefined {
+  return outcomes.find((o) => o.status !== "warn") ?? outcomes[0];
+}
+
+/** The upper severity when any outcome failed (or crossed a catalog default without a verdict), else the lower. */
+export function severityByStatus(outcomes: readonly CheckOutcome[], whenFailed: Severity, whenWarned: Severity): Severity {
+  return outcomes.some((o) => o.status !== "warn") ? whenFailed : whenWarned;
+}
+
+/** "failed" / "warned" for descriptions. */
+export function verdictWord(o: CheckOutcome): string {
+  return o.status === "warn" ? "warned" : "failed";
 }
 
 /** "Deepchecks "Label Drift"" / "Check "missing_values"" for descriptions. */

@@ -1,5 +1,5 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type ChecksDetector, checkLabel, flagged, outcomeEvidence } from "../detector.js";
+import { type ChecksDetector, checkLabel, flagged, leadOutcome, outcomeEvidence, severityByStatus, verdictWord } from "../detector.js";
 
 /**
  * CR-01 (other checks): failed checks that no specific rule covers (train/test size and category comparisons,
@@ -16,15 +16,15 @@ export const checkFailed: ChecksDetector = {
   },
   detect(report) {
     const found = flagged(report, "split", "other");
-    const lead = found.find((o) => o.status === "fail") ?? found[0];
+    const lead = leadOutcome(found);
     if (!lead) return [];
     return [
       detectorFinding({
         id: this.info.id,
         title: "Other data checks did not pass",
-        description: `${found.length} further check(s) did not pass; ${checkLabel(lead)} ${lead.status === "warn" ? "warned" : "failed"}${lead.condition ? ` on "${lead.condition}"` : ""}${lead.message ? `: ${lead.message}` : ""}.`,
+        description: `${found.length} further check(s) did not pass; ${checkLabel(lead)} ${verdictWord(lead)}${lead.condition ? ` on "${lead.condition}"` : ""}${lead.message ? `: ${lead.message}` : ""}.`,
         evidence: found.slice(0, 10).map((o) => outcomeEvidence(this.info.rule, o)),
-        severity: found.some((o) => o.status === "fail") ? "medium" : "low",
+        severity: severityByStatus(found, "medium", "low"),
         confidence: scoreConfidence({ strength: 1.2, threshold: 1 }),
         recommendation: { action: "Read each failing check's details and fix the data or the split it points at, then re-run the report.", rationale: "A failing check documents an assumption about the data that does not hold.", category: "data", effort: "medium" },
       }),

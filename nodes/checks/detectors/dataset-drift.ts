@@ -1,6 +1,6 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { fmt } from "../../dataset/values.js";
-import { type ChecksDetector, checkLabel, flagged, outcomeEvidence, overCatalogDefault } from "../detector.js";
+import { type ChecksDetector, checkLabel, flaggedOrOverDefault, leadOutcome, outcomeEvidence, severityByStatus } from "../detector.js";
 import type { CheckOutcome } from "../model.js";
 
 /** Deepchecks MultivariateDrift default: drift score (2·AUC − 1) ≥ 0.25, i.e. a domain classifier AUC ≥ 0.625. */
@@ -28,10 +28,10 @@ export const datasetDrift: ChecksDetector = {
     basis: "Evidently get_dataset_drift; Deepchecks MultivariateDrift 0.25 [P-Deepchecks]; Rabanser et al. 2019 domain classifier [K23]",
   },
   detect(report) {
-    const found = [...flagged(report, "dataset_drift"), ...overCatalogDefault(report, "dataset_drift", DOMAIN_CLASSIFIER_DEFAULT).filter((o) => o.tool === "deepchecks")];
+    const found = flaggedOrOverDefault(report, "dataset_drift", DOMAIN_CLASSIFIER_DEFAULT);
     // A legacy Evidently report states the same share twice (DatasetDriftMetric and DataDriftTable).
     const unique = found.filter((o, i) => found.findIndex((x) => x.observed === o.observed && x.threshold === o.threshold && x.tool === o.tool) === i);
-    const lead = unique.find((o) => o.status !== "warn") ?? unique[0];
+    const lead = leadOutcome(unique);
     if (!lead) return [];
     const threshold = lead.threshold ?? DOMAIN_CLASSIFIER_DEFAULT;
     return [
@@ -40,7 +40,7 @@ export const datasetDrift: ChecksDetector = {
         title: "The evaluation data as a whole has drifted",
         description: `${checkLabel(lead)} ${lead.status === "none" ? "has no condition, but" : lead.status === "warn" ? "warned:" : "failed:"} ${driftText(lead)}. Validation or test no longer represents the training distribution, so their scores do not carry over.`,
         evidence: unique.map((o) => outcomeEvidence(this.info.rule, o, o.status === "none" ? DOMAIN_CLASSIFIER_DEFAULT : undefined)),
-        severity: unique.some((o) => o.status !== "warn") ? "high" : "medium",
+        severity: severityByStatus(unique, "high", "medium"),
         confidence: scoreConfidence({ strength: lead.observed ?? threshold, threshold }),
         recommendation: {
           action: "Build validation and test from the distribution the model will serve (e.g. time-based or site-based splits), add training data from the new conditions, and use the domain classifier's top features to find what changed.",

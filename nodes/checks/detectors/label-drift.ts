@@ -1,6 +1,6 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { fmt } from "../../dataset/values.js";
-import { type ChecksDetector, checkLabel, flagged, outcomeEvidence, overCatalogDefault } from "../detector.js";
+import { type ChecksDetector, checkLabel, flaggedOrOverDefault, leadOutcome, outcomeEvidence, severityByStatus } from "../detector.js";
 
 /** Deepchecks LabelDrift default condition. */
 const LABEL_DRIFT_DEFAULT = 0.15;
@@ -16,8 +16,8 @@ export const labelDrift: ChecksDetector = {
     basis: "Deepchecks LabelDrift 0.15 [P-Deepchecks]; Lipton et al. 2018 BBSE [K24]",
   },
   detect(report) {
-    const found = [...flagged(report, "label_drift"), ...overCatalogDefault(report, "label_drift", LABEL_DRIFT_DEFAULT).filter((o) => o.tool === "deepchecks")];
-    const lead = found.find((o) => o.status !== "warn") ?? found[0];
+    const found = flaggedOrOverDefault(report, "label_drift", LABEL_DRIFT_DEFAULT);
+    const lead = leadOutcome(found);
     if (!lead) return [];
     const method = lead.details[0]?.method;
     const threshold = lead.threshold ?? LABEL_DRIFT_DEFAULT;
@@ -28,7 +28,7 @@ export const labelDrift: ChecksDetector = {
         title: "The label distribution shifted",
         description: `${checkLabel(lead)} ${lead.status === "warn" ? "warned" : lead.status === "none" ? "exceeds the default threshold" : "failed"}: ${what}. Class priors differ between training and evaluation data, so accuracy and thresholds tuned on one do not transfer.`,
         evidence: found.map((o) => outcomeEvidence(this.info.rule, o, o.status === "none" ? LABEL_DRIFT_DEFAULT : undefined)),
-        severity: found.some((o) => o.status !== "warn") ? "high" : "medium",
+        severity: severityByStatus(found, "high", "medium"),
         confidence: scoreConfidence({ strength: lead.observed ?? threshold, threshold }),
         recommendation: {
           action: "Build validation from the target distribution (or re-split stratified if the shift is accidental); if the shift is real, re-weight classes by estimated priors (BBSE) and recalibrate decision thresholds.",

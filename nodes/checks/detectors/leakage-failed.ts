@@ -1,5 +1,5 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type ChecksDetector, checkLabel, flagged, outcomeEvidence } from "../detector.js";
+import { type ChecksDetector, checkLabel, flaggedOrOverDefault, leadOutcome, outcomeEvidence, severityByStatus, verdictWord } from "../detector.js";
 import type { CheckOutcome } from "../model.js";
 import { fmt, pct } from "../../dataset/values.js";
 
@@ -26,19 +26,18 @@ export const leakageFailed: ChecksDetector = {
     basis: "Deepchecks train_test_validation defaults [P-Deepchecks]; Kaufman et al. 2012 [K19]; Kapoor & Narayanan 2023 [K20]; Barz & Denzler 2020 [K31]",
   },
   detect(report) {
-    const noCondition = report.outcomes.filter((o) => o.category === "leakage" && o.status === "none" && /samples mix/i.test(o.name) && (o.observed ?? 0) > SAMPLES_MIX_DEFAULT);
-    const failing = [...flagged(report, "leakage"), ...noCondition];
-    if (!failing.length) return [];
-    const fails = failing.filter((o) => o.status !== "warn");
-    const lead = fails[0] ?? failing[0]!;
+    // Only the samples mix has a catalog default that applies to a bare ratio.
+    const failing = flaggedOrOverDefault(report, "leakage", SAMPLES_MIX_DEFAULT).filter((o) => o.status !== "none" || /samples mix/i.test(o.name));
+    const lead = leadOutcome(failing);
+    if (!lead) return [];
     const strength = lead.observed !== null && (lead.threshold ?? SAMPLES_MIX_DEFAULT) > 0 ? lead.observed / (lead.threshold ?? SAMPLES_MIX_DEFAULT) : 2;
     return [
       detectorFinding({
         id: this.info.id,
         title: "Leakage between training and evaluation data",
-        description: `${checkLabel(lead)} ${lead.status === "warn" ? "warned" : "failed"}: ${leakText(lead)}.${failing.length > 1 ? ` ${failing.length - 1} more leakage check(s) did not pass.` : ""} Evaluation scores on this data overstate real performance.`,
+        description: `${checkLabel(lead)} ${verdictWord(lead)}: ${leakText(lead)}.${failing.length > 1 ? ` ${failing.length - 1} more leakage check(s) did not pass.` : ""} Evaluation scores on this data overstate real performance.`,
         evidence: failing.map((o) => outcomeEvidence(this.info.rule, o, o.status === "none" ? SAMPLES_MIX_DEFAULT : undefined)),
-        severity: fails.length ? "high" : "medium",
+        severity: severityByStatus(failing, "high", "medium"),
         confidence: scoreConfidence({ strength, threshold: 1 }),
         recommendation: {
           action: "Remove the shared rows, split by entity (customer, order) or by time, drop identifier and post-outcome columns, then re-evaluate against a simple baseline.",

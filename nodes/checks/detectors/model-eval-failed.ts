@@ -1,5 +1,5 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type ChecksDetector, checkLabel, flagged, outcomeEvidence } from "../detector.js";
+import { type ChecksDetector, checkLabel, flagged, outcomeEvidence, verdictWord } from "../detector.js";
 
 /** Checks that say the model is no better than a naive baseline or barely separates classes: high. */
 const SEVERE = /simple model comparison|roc report|mean average precision/i;
@@ -27,7 +27,7 @@ export const modelEvalFailed: ChecksDetector = {
       detectorFinding({
         id: this.info.id,
         title: "Model-evaluation checks did not pass",
-        description: `${found.length} model-evaluation check(s) did not pass; ${checkLabel(lead)} ${lead.status === "warn" ? "warned" : "failed"}${lead.condition ? ` on "${lead.condition}"` : ""}${lead.message ? `: ${lead.message}` : ""}.`,
+        description: `${found.length} model-evaluation check(s) did not pass; ${checkLabel(lead)} ${verdictWord(lead)}${lead.condition ? ` on "${lead.condition}"` : ""}${lead.message ? `: ${lead.message}` : ""}.`,
         evidence: found.slice(0, 10).map((o) => outcomeEvidence(this.info.rule, o)),
         severity,
         confidence: scoreConfidence({ strength: 1.5, threshold: 1 }),

@@ -1,6 +1,6 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { fmt } from "../../dataset/values.js";
-import { type ChecksDetector, checkLabel, flagged, outcomeEvidence } from "../detector.js";
+import { type ChecksDetector, checkLabel, flagged, leadOutcome, outcomeEvidence, severityByStatus, verdictWord } from "../detector.js";
 
 /** CR-05 (predictions): the model's prediction distribution differs between train and test (PredictionDrift ≥ 0.15) → high; WARN → medium. */
 export const predictionDrift: ChecksDetector = {
@@ -14,15 +14,15 @@ export const predictionDrift: ChecksDetector = {
   },
   detect(report) {
     const found = flagged(report, "prediction_drift");
-    const lead = found.find((o) => o.status === "fail") ?? found[0];
+    const lead = leadOutcome(found);
     if (!lead) return [];
     return [
       detectorFinding({
         id: this.info.id,
         title: "The model's predictions shifted",
-        description: `${checkLabel(lead)} ${lead.status === "warn" ? "warned" : "failed"}${lead.observed !== null ? ` (score ${fmt(lead.observed)}${lead.threshold !== null ? ` against ${fmt(lead.threshold)}` : ""})` : ""}: the model predicts a different class mix on evaluation data than on training data, a sign of input or label shift.`,
+        description: `${checkLabel(lead)} ${verdictWord(lead)}${lead.observed !== null ? ` (score ${fmt(lead.observed)}${lead.threshold !== null ? ` against ${fmt(lead.threshold)}` : ""})` : ""}: the model predicts a different class mix on evaluation data than on training data, a sign of input or label shift.`,
         evidence: found.map((o) => outcomeEvidence(this.info.rule, o)),
-        severity: found.some((o) => o.status === "fail") ? "high" : "medium",
+        severity: severityByStatus(found, "high", "medium"),
         confidence: scoreConfidence({ strength: lead.observed ?? 0.15, threshold: lead.threshold ?? 0.15 }),
         recommendation: {
           action: "Compare the predicted class mix with the true one on the evaluation data; find the drifted inputs behind it and recalibrate or retrain on matching data.",

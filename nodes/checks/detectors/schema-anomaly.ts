@@ -1,5 +1,5 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type ChecksDetector, checkLabel, flagged, outcomeEvidence } from "../detector.js";
+import { type ChecksDetector, checkLabel, flagged, leadOutcome, outcomeEvidence, severityByStatus, verdictWord } from "../detector.js";
 
 /** CR-06: schema checks that failed (columns missing or added, wrong types) → high; WARN → medium. */
 export const schemaAnomaly: ChecksDetector = {
@@ -13,15 +13,15 @@ export const schemaAnomaly: ChecksDetector = {
   },
   detect(report) {
     const found = flagged(report, "schema");
-    const lead = found.find((o) => o.status === "fail") ?? found[0];
+    const lead = leadOutcome(found);
     if (!lead) return [];
     return [
       detectorFinding({
         id: this.info.id,
         title: "The data does not match its schema",
-        description: `${checkLabel(lead)} ${lead.status === "warn" ? "warned" : "failed"}${lead.message ? `: ${lead.message}` : ""}. Columns or types differ from what the pipeline expects, so features may be missing, misread or shifted.`,
+        description: `${checkLabel(lead)} ${verdictWord(lead)}${lead.message ? `: ${lead.message}` : ""}. Columns or types differ from what the pipeline expects, so features may be missing, misread or shifted.`,
         evidence: found.slice(0, 10).map((o) => outcomeEvidence(this.info.rule, o)),
-        severity: found.some((o) => o.status === "fail") ? "high" : "medium",
+        severity: severityByStatus(found, "high", "medium"),
         confidence: scoreConfidence({ strength: 2, threshold: 1 }),
         recommendation: { action: "Fix the upstream producer or update the schema deliberately (never silently), and make the schema check block training on mismatch.", rationale: "Schema changes silently corrupt features; validating them is the first line of ML data validation (Breck et al. 2019).", category: "data", effort: "low" },
       }),

@@ -1,5 +1,5 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type ChecksDetector, checkLabel, flagged, outcomeEvidence } from "../detector.js";
+import { type ChecksDetector, checkLabel, flagged, leadOutcome, outcomeEvidence, severityByStatus, verdictWord } from "../detector.js";
 import type { CheckDetail } from "../model.js";
 import { fmt } from "../../dataset/values.js";
 
@@ -27,15 +27,15 @@ export const shortcutRisk: ChecksDetector = {
   detect(report) {
     const failing = flagged(report, "shortcut");
     if (!failing.length) return [];
-    const lead = failing.find((o) => o.status === "fail") ?? failing[0]!;
+    const lead = leadOutcome(failing)!;
     const top = lead.details.filter((d) => d.flagged).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
     return [
       detectorFinding({
         id: this.info.id,
         title: "Shortcut risk: a feature predicts the label only in train",
-        description: `${checkLabel(lead)} ${lead.status === "fail" ? "failed" : "warned"}${top ? `: ${detailText(top)} (difference ${fmt(top.score ?? 0)}${lead.threshold !== null ? `, allowed < ${fmt(lead.threshold)}` : ""})` : ""}. The model can learn this spurious cue (for example capture conditions that differ by class) instead of the real signal, and it will not hold on new data.`,
+        description: `${checkLabel(lead)} ${verdictWord(lead)}${top ? `: ${detailText(top)} (difference ${fmt(top.score ?? 0)}${lead.threshold !== null ? `, allowed < ${fmt(lead.threshold)}` : ""})` : ""}. The model can learn this spurious cue (for example capture conditions that differ by class) instead of the real signal, and it will not hold on new data.`,
         evidence: failing.map((o) => outcomeEvidence(this.info.rule, o)),
-        severity: failing.some((o) => o.status === "fail") ? "high" : "medium",
+        severity: severityByStatus(failing, "high", "medium"),
         confidence: scoreConfidence({ strength: lead.observed ?? 0.2, threshold: lead.threshold ?? 0.2 }),
         recommendation: {
           action: "Balance how each class is collected (same capture sessions, devices, lighting), augment the property that acts as a cue (brightness, contrast, colour), and check per-class results on data collected like the test set.",

@@ -1,4 +1,4 @@
-import type { Severity } from "../../../graph/result.js";
+import { type Severity, severityRank } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import type { DatasetDetector } from "../detector.js";
 import type { ChannelStats } from "../model.js";
@@ -47,8 +47,6 @@ function severityOf(s: ChannelShift): Severity | null {
   return null;
 }
 
-const ORDER: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
-
 /**
  * Covariate shift between splits from per-channel image statistics (the legacy client's train/test means and
  * stds): Cohen's d of a channel mean ≥ 0.1 low, ≥ 0.3 medium, ≥ 0.5 high; std ratio ≥ 1.1 / 1.25 / 1.5 likewise.
@@ -72,7 +70,7 @@ export const covariateShift: DatasetDetector = {
       return shift && severity ? [{ shift, severity, path: other!.path }] : [];
     });
     if (!shifts.length) return [];
-    shifts.sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || b.shift.d - a.shift.d);
+    shifts.sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || b.shift.d - a.shift.d);
     const worst = shifts[0]!;
     const s = worst.shift;
     const direction = s.meanDiff.every((x) => x > 0) ? "brighter" : s.meanDiff.every((x) => x < 0) ? "darker" : "different in colour";

@@ -1,4 +1,4 @@
-import type { Severity } from "../../../graph/result.js";
+import { type Severity, severityRank } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector } from "../detector.js";
 import type { ColumnStats } from "../model.js";
@@ -15,8 +15,6 @@ function band(col: ColumnStats, target: string | null): { severity: Severity; th
   return { severity: "info", threshold: 0 };
 }
 
-const RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
-
 /** DS-04: missing share per column: > 5 % medium, > 1 % low, any missing label critical, a few missing info. */
 export const missingValues: DatasetDetector = {
   info: {
@@ -31,7 +29,7 @@ export const missingValues: DatasetDetector = {
     const cols = stats.columns
       .filter((c) => (c.missingFraction ?? 0) > 0)
       .map((c) => ({ col: c, ...band(c, stats.target) }))
-      .sort((a, b) => RANK[a.severity] - RANK[b.severity] || (b.col.missingFraction ?? 0) - (a.col.missingFraction ?? 0));
+      .sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || (b.col.missingFraction ?? 0) - (a.col.missingFraction ?? 0));
     const worst = cols[0];
     if (!worst) return [];
     const serious = cols.filter((c) => c.severity !== "info");

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { severityRank } from "../../../graph/result.js";
 import type { ChecksFacts } from "../../../nodes/checks/facts.js";
 import { ChecksFactsSchema } from "../../../nodes/checks/facts.js";
 import { checksAnalyzer } from "../../../nodes/checks/node.js";
-import { type Analysis, analyzeWith, loadJson, RANK } from "../dataset/analyze.js";
+import { type Analysis, analyzeWith, loadJson } from "../dataset/analyze.js";
 
 async function analyzeSample(name: string): Promise<Analysis<ChecksFacts>> {
   const body = loadJson(`samples/${name}.json`);
@@ -65,7 +66,7 @@ describe("checks analyzer on the sample requests", () => {
     expect(a.findings[0]!.confidence).toBeGreaterThanOrEqual(0.85);
     expect(a.facts).toMatchObject({ leakage_failures: ["Train Test Samples Mix"], row_counts: { train: 49474, test: 12368 } });
     expect(a.facts.overlap_fraction).toBeCloseTo(0.4217, 4);
-    expect(a.findings.filter((f) => RANK[f.severity] <= RANK.high).map((f) => f.id)).toEqual(["checks.leakage_failed"]);
+    expect(a.findings.filter((f) => severityRank(f.severity) <= severityRank("high")).map((f) => f.id)).toEqual(["checks.leakage_failed"]);
   });
 
   it("produces facts that satisfy the published schema for every sample", async () => {

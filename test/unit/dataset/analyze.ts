@@ -37,6 +37,3 @@ export async function analyzeWith<P, F>(spec: AnalyzerSpec<P, F>, payload: Recor
   const facts = (update.facts as Record<string, F> | undefined)?.[spec.kind] as F;
   return { result, facts, findings: result.findings, byId: (id) => result.findings.find((f) => f.id === id) };
 }
-
-/** Severity rank for "at most" assertions: critical 0 … info 4. */
-export const RANK = { critical: 0, high: 1, medium: 2, low: 3, info: 4 } as const;

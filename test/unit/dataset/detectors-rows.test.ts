@@ -104,3 +104,11 @@ describe("covariate shift from channel statistics", () => {
     expect(only(detectOn(covariateShift, { channel_stats: mild })).severity).toBe("low");
   });
 });
+
+describe("share detectors with only a count", () => {
+  it("say how many rows when the split sizes are unknown", () => {
+    const f = detectOn(trainTestOverlap, { train_test_overlap: 12 })[0]!;
+    expect(f.severity).toBe("medium");
+    expect(f.description).toMatch(/^12 of the evaluation rows also appear/);
+  });
+});

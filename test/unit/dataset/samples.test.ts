@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { severityRank } from "../../../graph/result.js";
 import type { DatasetFacts } from "../../../nodes/dataset/facts.js";
 import { DatasetFactsSchema } from "../../../nodes/dataset/facts.js";
 import { datasetAnalyzer } from "../../../nodes/dataset/node.js";
-import { type Analysis, analyzeWith, loadJson, RANK } from "./analyze.js";
+import { type Analysis, analyzeWith, loadJson } from "./analyze.js";
 
 async function analyzeSample(name: string): Promise<Analysis<DatasetFacts>> {
   const body = loadJson(`samples/${name}.json`);
@@ -37,7 +38,7 @@ describe("dataset analyzer on the sample requests", () => {
 
   it("tabular-healthy: nothing above low (a hard negative)", async () => {
     const a = await analyzeSample("tabular-healthy");
-    expect(a.findings.every((f) => RANK[f.severity] >= RANK.low)).toBe(true);
+    expect(a.findings.every((f) => severityRank(f.severity) >= severityRank("low"))).toBe(true);
     expect(a.byId("dataset.missing_values")?.severity).toBe("info");
     expect(a.byId("dataset.class_imbalance")).toBeUndefined();
     expect(a.byId("dataset.split_label_shift")).toBeUndefined();
