@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** Every process the bench started and has not seen exit: killed on any way out, so nothing is left behind. */
@@ -124,4 +124,32 @@ export async function runCommand(command: string, args: string[], options: { cwd
   live.delete(child);
   if (code !== 0) throw new Error(`${command} ${args.join(" ")} failed (${code ?? signal}): ${stderr.trim().slice(-500)}`);
   return stdout;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system, ms) used so far by every live process in a process group, read from /proc; null
+ * where there is no /proc. Tells how much of a wall time was the service computing rather than waiting.
+ */
+export function groupCpuMs(pgid: number): number | null {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
+  } catch {
+    return null;
+  }
+  let ticks = 0;
+  for (const pid of entries) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // Fields after the command name (which may hold spaces): state ppid pgrp … utime(14) stime(15).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }

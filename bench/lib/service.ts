@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { spawnTracked, type Tracked } from "./processes.js";
+import { groupCpuMs, spawnTracked, type Tracked } from "./processes.js";
 
 /** The repository root and the git-ignored folder for logs of the processes the bench starts. */
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -35,6 +35,8 @@ export interface RunningService {
   /** Milliseconds from spawn to the first 200 from /readyz. */
   readyMs: number;
   process: Tracked;
+  /** CPU time the service's processes have used so far (ms), or null where /proc is missing. */
+  cpuMs(): number | null;
   stop(): Promise<void>;
 }
 
@@ -93,7 +95,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     await tracked.stop();
     throw err;
   }
-  return { url, readyMs: performance.now() - started, process: tracked, stop: () => tracked.stop() };
+  return {
+    url,
+    readyMs: performance.now() - started,
+    process: tracked,
+    cpuMs: () => groupCpuMs(tracked.child.pid!),
+    stop: () => tracked.stop(),
+  };
 }
 
 /** Runs `fn` with a started service and always stops it, also when `fn` throws. */

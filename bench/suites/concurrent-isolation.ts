@@ -3,7 +3,7 @@ import { getJson, pollUntil, timedPost, type TimedResponse } from "../lib/http.j
 import type { BenchProfile } from "../lib/options.js";
 import { type BenchResult, ratioOf } from "../lib/result.js";
 import { readSampleRequest } from "../lib/sample.js";
-import { withService } from "../lib/service.js";
+import { type RunningService, withService } from "../lib/service.js";
 import { median, round, since } from "../lib/stats.js";
 
 const LIMIT = 10;
@@ -18,12 +18,22 @@ interface Round {
   singleMs: number;
   totalMs: number;
   statuses: number[];
+  /** Service CPU time over the round ÷ the analyses in it (null without /proc). */
+  cpuPerAnalysisMs: number | null;
 }
 
-async function concurrentRound(url: string, body: string, single: number): Promise<Round> {
+async function concurrentRound(service: RunningService, body: string, single: number): Promise<Round> {
+  const cpuBefore = service.cpuMs();
   const started = performance.now();
-  const answers = await Promise.all(Array.from({ length: LIMIT }, () => timedPost(url, body)));
-  return { singleMs: single, totalMs: since(started), statuses: answers.map((a) => a.status) };
+  const answers = await Promise.all(Array.from({ length: LIMIT }, () => timedPost(`${service.url}/v1/analyse`, body)));
+  const totalMs = since(started);
+  const cpuAfter = service.cpuMs();
+  return {
+    singleMs: single,
+    totalMs,
+    statuses: answers.map((a) => a.status),
+    cpuPerAnalysisMs: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / LIMIT,
+  };
 }
 
 const inFlight = async (base: string) => (await getJson(`${base}/readyz`)).in_flight as number;
@@ -63,12 +73,14 @@ export async function benchConcurrentIsolation(profile: BenchProfile): Promise<B
       const rounds: Round[] = [];
       for (let i = 0; i < profile.isolationRounds; i++) {
         const single = (await timedLlmAnalysis(url, body, llm)).ms;
-        rounds.push(await concurrentRound(url, body, single));
+        rounds.push(await concurrentRound(service, body, single));
       }
       return { rounds, probes: await refusalProbes(service.url, body, llm) };
     }),
   );
   const ratio = median(rounds.map((r) => r.totalMs / r.singleMs));
+  const cpus = rounds.flatMap((r) => (r.cpuPerAnalysisMs === null ? [] : [r.cpuPerAnalysisMs]));
+  const cpuPerAnalysis = cpus.length ? median(cpus) : null;
   const refused = probes.filter((p) => p.status === 503).map((p) => p.ms);
   const slowest = refused.length === PROBES ? Math.max(...refused) : null;
   const refusalMet = slowest !== null && slowest < TARGET_REFUSAL_MS;
@@ -90,12 +102,13 @@ export async function benchConcurrentIsolation(profile: BenchProfile): Promise<B
     ].join(" "),
     rows: [
       { metric: `${LIMIT} at once ÷ one alone`, value: ratio, unit: "", target: `≤ ${TARGET_RATIO}`, met: ratio <= TARGET_RATIO },
+      { metric: "service CPU time per analysis, 10 at once", value: cpuPerAnalysis, unit: "ms" },
       { metric: "11th request refused with 503, median", value: refused.length ? median(refused) : null, unit: "ms" },
       { metric: "11th request refused with 503, slowest", value: slowest, unit: "ms", target: `< ${TARGET_REFUSAL_MS} ms`, met: refusalMet },
     ],
     detail: {
       delay_ms: profile.llmDelayMs,
-      rounds: rounds.map((r) => ({ single_ms: round(r.singleMs), total_ms: round(r.totalMs), statuses: r.statuses })),
+      rounds: rounds.map((r) => ({ single_ms: round(r.singleMs), total_ms: round(r.totalMs), statuses: r.statuses, cpu_per_analysis_ms: r.cpuPerAnalysisMs })),
       probes: probes.map((p) => ({ status: p.status, ms: round(p.ms) })),
     },
   };
