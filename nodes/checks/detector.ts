@@ -1,6 +1,6 @@
 import { type Evidence, type Finding, SEVERITIES, type Severity, severityRank } from "../../graph/result.js";
 import type { DetectorInfo } from "../catalog.js";
-import { fmt } from "../dataset/values.js";
+import { clip, fmt } from "../dataset/values.js";
 import type { CheckCategory, CheckOutcome, ChecksReport, CheckTool } from "./model.js";
 
 /** A check-report detector: its catalog record and a pure function from the normalized report to findings. */
@@ -60,17 +60,24 @@ export function checkLabel(o: CheckOutcome): string {
   return `${TOOL_NAMES[o.tool]} "${o.name}"`;
 }
 
-/** Evidence for one outcome: status, condition, observed value against the report's own threshold, details. */
+/**
+ * Evidence for one outcome, numbers first so it reads well on its own: status, observed value against the
+ * report's own threshold (or the catalog default), flagged columns, then the condition and the tool's message.
+ */
 export function outcomeEvidence(rule: string, o: CheckOutcome, catalogThreshold?: number): Evidence {
   const threshold = o.threshold ?? catalogThreshold ?? null;
-  const numbers = o.observed !== null ? ` Observed ${fmt(o.observed)}${threshold !== null ? ` against ${o.threshold === null ? "the catalog default " : ""}${fmt(threshold)}` : ""}.` : "";
-  const status = o.status === "none" ? "no condition set" : o.status.toUpperCase();
+  const status = o.status === "none" ? "ran without a condition" : o.status.toUpperCase();
+  const against = threshold !== null ? ` against ${o.threshold === null ? "the catalog default " : ""}${fmt(threshold)}` : "";
+  const auc = o.values.domain_classifier_auc !== undefined ? ` (domain classifier AUC ${fmt(o.values.domain_classifier_auc)})` : "";
+  const numbers = o.observed !== null ? `: ${fmt(o.observed)}${against}${auc}` : "";
   const flaggedDetails = o.details.filter((d) => d.flagged).slice(0, 5);
   const detailText = flaggedDetails.length ? ` Flagged: ${flaggedDetails.map((d) => `${d.name}${d.subject ? ` (${d.subject})` : ""}${d.score !== null ? ` ${fmt(d.score)}` : ""}`).join(", ")}.` : "";
+  const condition = o.condition && o.condition !== o.name ? ` Condition: ${o.condition}.` : "";
+  const message = o.message ? ` ${clip(o.message.replace(/\s+/g, " "), 200)}` : "";
   return {
     rule_id: rule,
     artifact: o.path,
-    text: `${checkLabel(o)} ${status}${o.condition ? ` on "${o.condition}"` : ""}.${numbers}${detailText}${o.message ? ` ${o.message}` : ""}`.trim(),
+    text: `${checkLabel(o)} ${status}${numbers}.${detailText}${condition}${message}`,
     observed: o.observed ?? o.status,
     threshold,
     values: { check: o.name, status: o.status, tool: o.tool, ...(o.report ? { suite: o.report } : {}), ...o.values },

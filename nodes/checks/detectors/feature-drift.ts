@@ -57,13 +57,23 @@ export const featureDrift: ChecksDetector = {
     const severity = !anyFail ? "low" : (share !== null && share > SHARE_HIGH) || importantDrifted.length ? "high" : "medium";
     const scored = drifted.filter((d) => d.score !== null).slice(0, 5).map((d) => `"${d.name}" ${fmt(d.score!)}${d.threshold !== null ? ` (threshold ${fmt(d.threshold)})` : ""}`);
     const exceed = Math.max(0, ...drifted.map((d) => exceedance(d) ?? 1));
-    const sources = outcomes.length ? outcomes : report.outcomes.filter((o) => o.category === "dataset_drift" && o.details.some((d) => d.flagged));
+    const sources = (outcomes.length ? outcomes : report.outcomes.filter((o) => o.category === "dataset_drift" && o.details.some((d) => d.flagged)))
+      .slice()
+      .sort((a, b) => (b.observed ?? 0) - (a.observed ?? 0));
+    const overview = {
+      rule_id: this.info.rule,
+      artifact: sources[0]?.path ?? report.field,
+      text: `${drifted.length}${all.length ? ` of ${all.length}` : ""} features drifted${scored.length ? `: ${scored.join(", ")}` : ""}.`,
+      observed: share !== null ? Number(share.toFixed(4)) : drifted.length,
+      threshold: SHARE_HIGH,
+      values: { drifted: drifted.length, assessed: all.length, important_drifted: importantDrifted.join(", ") || null },
+    };
     return [
       detectorFinding({
         id: this.info.id,
         title: severity === "low" ? "Minor feature drift" : "Features drifted between train and evaluation data",
         description: `${drifted.length ? `${drifted.length}${all.length ? ` of ${all.length}` : ""} features drifted${share !== null ? ` (${(share * 100).toFixed(0)} %)` : ""}: ${scored.length ? scored.join(", ") : listNames(names)}.` : `${listNames(names)} reported drift.`}${importantDrifted.length ? ` Among the most important features: ${listNames(importantDrifted)}.` : ""}${severity === "low" ? " Only a warning: the shift is small." : " The evaluation data differs from what the model was trained on."}`,
-        evidence: sources.slice(0, 10).map((o) => outcomeEvidence(this.info.rule, o)),
+        evidence: [overview, ...sources.slice(0, 9).map((o) => outcomeEvidence(this.info.rule, o))],
         severity,
         confidence: scoreConfidence({ strength: exceed, threshold: 1, corroborations: drifted.length >= 3 ? 1 : 0 }),
         recommendation: {

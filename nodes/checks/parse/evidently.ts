@@ -108,7 +108,8 @@ function readCurrent(report: JsonRecord, path: string): EvidentlyRead {
     const status: CheckStatus = testStatus ?? (type === "DriftedColumnsCount" && observed !== null && threshold !== null ? (observed >= threshold ? "fail" : "pass") : type === "ValueDrift" ? (drift.at(-1)?.flagged ? "fail" : "pass") : "none");
     const message = linked.map((t) => toText(t.description)).filter(Boolean).join(" | ");
     outcomes.push({
-      tool: "evidently", report: null, name: label, condition: linked.map((t) => toText(t.name)).filter(Boolean).join(" | ") || null,
+      // "ValueDrift(column=age,method=…,threshold=…)" reads as "ValueDrift(age)"; method and threshold are kept as fields.
+      tool: "evidently", report: null, name: column ? `${type}(${column})` : type, condition: linked.map((t) => toText(t.name)).filter(Boolean).join(" | ") || null,
       category, status, message: clip(message, 400), observed, threshold, columns: column ? [column] : [], details: [],
       values: isRecord(value) && toFinite(value.count) !== null ? { count: toFinite(value.count)! } : {}, notApplicable: false, path: mPath,
     });
