@@ -1,6 +1,7 @@
 import type { DetectorInfo } from "../catalog.js";
 import type { DatasetDetector } from "./detector.js";
 import { classImbalance } from "./detectors/class-imbalance.js";
+import { collinearity } from "./detectors/collinearity.js";
 import { conflictingLabels } from "./detectors/conflicting-labels.js";
 import { constantFeature } from "./detectors/constant-feature.js";
 import { covariateShift } from "./detectors/covariate-shift.js";
@@ -36,6 +37,7 @@ export const DATASET_DETECTORS: readonly DatasetDetector[] = [
   unnormalizedInputs,
   labelPredictiveFeature,
   postOutcomeColumn,
+  collinearity,
   splitSizes,
   smallDataset,
   covariateShift,

@@ -85,6 +85,7 @@ export function describeDataset(stats: DatasetStats): string[] {
   }
   if (stats.shapes.includes("columns")) lines.push(`${base}.columns (${stats.columns.filter((c) => c.path.startsWith(`${base}.columns`)).length} columns)`);
   if (stats.shapes.includes("describe")) lines.push(`${base}.describe (pandas describe(), ${stats.columns.filter((c) => c.path.startsWith(`${base}.describe`)).length} columns)`);
+  if (stats.shapes.includes("correlations")) lines.push(`${base} (${stats.correlations.length} feature correlations)`);
   if (stats.shapes.includes("channel_stats")) lines.push(`${base}.channel_stats (${Object.keys(stats.channels).join(", ")})`);
   for (const [key, label] of [["duplicates", "duplicates"], ["trainTestOverlap", "train_test_overlap"], ["conflictingLabels", "conflicting_labels"], ["labelIssues", "label_issues"]] as const) {
     if (stats[key]) lines.push(`${base}.${label}`);

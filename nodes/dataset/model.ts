@@ -48,6 +48,14 @@ export interface ChannelStats {
   path: string;
 }
 
+/** A correlation between two features, with where it was stated. */
+export interface FeaturePair {
+  a: string;
+  b: string;
+  r: number;
+  path: string;
+}
+
 /** An MLflow logged dataset (`mlflow.data` Dataset entity), with its JSON strings decoded. */
 export interface MlflowDatasetInfo {
   name: string | null;
@@ -88,6 +96,8 @@ export interface DatasetStats {
   labelIssues: CountShare | null;
   /** Canonical split name → channel statistics. */
   channels: Record<string, ChannelStats>;
+  /** Feature–feature correlations given by the client (each pair once). */
+  correlations: FeaturePair[];
   mlflow: MlflowDatasetInfo | null;
   /** Hints set by the client, e.g. metadata.batch_size or cv_folds. */
   batchSize: number | null;

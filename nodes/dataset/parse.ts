@@ -2,6 +2,7 @@ import type { ColumnStats, DatasetStats, MlflowDatasetInfo } from "./model.js";
 import { ALL_SPLITS, readClassDistribution } from "./parse/classes.js";
 import { isLegacyImageStatistics, readChannelStats, readLegacyImageStatistics } from "./parse/channels.js";
 import { readColumn, readColumnMap, readDescribe } from "./parse/columns.js";
+import { readCorrelations } from "./parse/correlations.js";
 import { readCountShare } from "./parse/counts.js";
 import { isMlflowDataset, readMlflowDataset } from "./parse/mlflow.js";
 import { deriveTargetClasses } from "./parse/target.js";
@@ -95,6 +96,10 @@ export function parseDatasetArtifact(payload: Record<string, unknown>, field = "
   const channels = { ...(legacy?.channels ?? {}), ...readChannelStats(rawStats.channel_stats ?? rawStats.image_stats, `${base}.channel_stats`) };
   if (Object.keys(channels).length && !legacy) shapes.push("channel_stats");
 
+  const correlationsKey = ["correlations", "feature_correlations", "correlation_matrix"].find((k) => rawStats[k] !== undefined);
+  const correlations = correlationsKey ? readCorrelations(rawStats[correlationsKey], `${base}.${correlationsKey}`) : [];
+  if (correlations.length) shapes.push("correlations");
+
   const stats: DatasetStats = {
     field,
     shapes,
@@ -114,6 +119,7 @@ export function parseDatasetArtifact(payload: Record<string, unknown>, field = "
     conflictingLabels: readCountShare(rawStats.conflicting_labels, `${base}.conflicting_labels`, trainRows),
     labelIssues: readCountShare(rawStats.label_issues ?? rawStats.label_noise, `${base}.label_issues`, trainRows),
     channels,
+    correlations,
     mlflow,
     batchSize: toFinite(metadata.batch_size),
     cvFolds: toFinite(metadata.cv_folds ?? metadata.n_splits),

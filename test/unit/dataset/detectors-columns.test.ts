@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { collinearity } from "../../../nodes/dataset/detectors/collinearity.js";
 import { constantFeature } from "../../../nodes/dataset/detectors/constant-feature.js";
 import { idLikeColumn } from "../../../nodes/dataset/detectors/id-like-column.js";
 import { labelPredictiveFeature } from "../../../nodes/dataset/detectors/label-predictive-feature.js";
@@ -124,5 +125,20 @@ describe("DS-13 heuristic: post-outcome column", () => {
   it("stays quiet for history features and for non-nullable columns that only share the target's stem (hard negative)", () => {
     const stats = { columns: [{ name: "prior_returns", dtype: "long", required: true }, { name: "prior_refunds", dtype: "long", required: false }, { name: "return_window_days", dtype: "long", required: true }] };
     expect(detectOn(postOutcomeColumn, stats, { target: "returned" })).toEqual([]);
+  });
+});
+
+describe("DS-14 collinearity", () => {
+  it("is low for a pair above |r| = 0.9 from a pandas corr() matrix", () => {
+    const corr = { tenure: { tenure: 1, total_charges: 0.95, monthly: 0.2 }, total_charges: { tenure: 0.95, total_charges: 1, monthly: 0.4 }, monthly: { tenure: 0.2, total_charges: 0.4, monthly: 1 } };
+    const f = only(detectOn(collinearity, { correlations: corr }));
+    expect(f.severity).toBe("low");
+    expect(f.evidence).toHaveLength(1);
+    expect(f.evidence[0]!.values).toMatchObject({ feature_a: "tenure", feature_b: "total_charges" });
+  });
+
+  it("ignores the target and pairs at or below 0.9 (hard negative)", () => {
+    const pairs = [{ a: "x", b: "churned", r: 0.97 }, { a: "x", b: "y", r: -0.9 }];
+    expect(detectOn(collinearity, { correlations: pairs }, { target: "churned" })).toEqual([]);
   });
 });
