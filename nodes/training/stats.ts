@@ -165,3 +165,18 @@ export function logValues(values: Float64Array): Float64Array {
   for (let i = 0; i < values.length; i++) out[i] = Math.log(values[i]!);
   return out;
 }
+
+/**
+ * Noise of a curve's level, for comparisons between stretches of evaluations: the larger of the point-to-point σ̂
+ * and the robust spread around a wide moving average (W = max(5, 10 % of points)). Evaluations on one fixed
+ * validation set err alike from one to the next, which makes differences understate that noise; the wide
+ * residual does not.
+ */
+export function levelNoise(values: ArrayLike<number>, pointNoise: number): number {
+  const n = values.length;
+  const w = Math.max(5, Math.ceil(0.1 * n)) | 1;
+  if (n < 2 * w) return pointNoise;
+  const smooth = movingAverage(values, w);
+  const residuals = Float64Array.from({ length: n }, (_, i) => values[i]! - smooth[i]!);
+  return Math.max(pointNoise, (1.4826 * mad(residuals)) / Math.sqrt(1 - 1 / w));
+}

@@ -325,7 +325,7 @@ export const FAULTS = {
     minSeverity: "low",
     base: "standard",
     inject(d, s) {
-      freezeFrom(d, lerp(0.7, 0.3, s));
+      freezeFrom(d, lerp(0.7, 0.2, s));
       d.trainLoss = d.trainU.map((u, i) => d.trainLoss[i]! * (1 - 0.3 * u));
     },
   },

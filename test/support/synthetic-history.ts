@@ -238,16 +238,36 @@ function healthyLossScale(rng: Prng, steps: number[]): number[] {
   });
 }
 
+/**
+ * Standard normal deviates with lag-1 correlation ρ: a fixed validation set makes consecutive evaluations err
+ * alike, which shrinks point-to-point differences and is the hard case for noise estimated from them.
+ */
+function correlatedNormals(rng: Prng, n: number, rho: number): number[] {
+  const out: number[] = [];
+  let prev = rng.normal();
+  for (let i = 0; i < n; i++) {
+    prev = rho * prev + Math.sqrt(1 - rho * rho) * rng.normal();
+    out.push(prev);
+  }
+  return out;
+}
+
+/** Heavier-tailed mini-batch noise: one point in fifty draws from a 2.5× wider normal. */
+const batchNoise = (rng: Prng) => rng.normal() * (rng.chance(0.02) ? 2.5 : 1);
+
 /** Adds the logging noise: multiplicative on losses, binomial-sized on accuracies, log-normal on grad norms. */
 export function addNoise(d: Draft): NoisyHistory {
   const { rng } = d;
-  const acc = (a: number, n: number) => Math.min(1, Math.max(0, a + rng.normal() * Math.sqrt(Math.max(a * (1 - a), 1e-4) / n)));
+  const rho = rng.uniform(0, 0.6);
   const valLossNoise = rng.uniform(0.7, 1.3) / Math.sqrt(d.valSamples);
+  const lossShocks = correlatedNormals(rng, d.valLoss.length, rho);
+  const accShocks = correlatedNormals(rng, d.valLoss.length, rho);
+  const acc = (a: number, n: number, z: number) => Math.min(1, Math.max(0, a + z * Math.sqrt(Math.max(a * (1 - a), 1e-4) / n)));
   const h: NoisyHistory = {
-    trainLoss: d.trainLoss.map((v) => v * Math.exp(d.trainNoise * rng.normal())),
-    valLoss: d.valLoss.map((v) => v * (1 + valLossNoise * rng.normal())),
-    trainAcc: d.trainAcc?.map((a) => acc(a, d.valSamples * 20)) ?? null,
-    valAcc: d.valAcc?.map((a) => acc(a, d.valSamples)) ?? null,
+    trainLoss: d.trainLoss.map((v) => v * Math.exp(d.trainNoise * (d.stepLevel ? batchNoise(rng) : rng.normal()))),
+    valLoss: d.valLoss.map((v, i) => v * (1 + valLossNoise * lossShocks[i]!)),
+    trainAcc: d.trainAcc?.map((a) => acc(a, d.valSamples * 20, rng.normal())) ?? null,
+    valAcc: d.valAcc?.map((a, i) => acc(a, d.valSamples, accShocks[i] ?? rng.normal())) ?? null,
     lr: [...d.lr],
     grad: d.grad?.map((g) => g * Math.exp(d.gradNoise * rng.normal())) ?? null,
     lossScale: d.lossScale ? [...d.lossScale] : null,

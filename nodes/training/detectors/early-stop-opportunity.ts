@@ -6,12 +6,12 @@ import { bestCheckpointKept } from "../run-config.js";
 import { argExtreme, fitLine, movingAverage, smoothingWindow } from "../stats.js";
 import { fmt, metricArtifact, pct, round, type TrainingDetector } from "./detector.js";
 
-/** Where a validation curve saturated: the first point whose smoothed value is within one SE of the best. */
+/** Where a validation curve saturated: the first point whose smoothed value is within 1.5 SE of the best. */
 export function saturationIndex(c: Curve, goal: "min" | "max"): number {
   const w = smoothingWindow(c.values.length);
   const s = movingAverage(c.values, w);
   const best = s[argExtreme(s, goal)]!;
-  const tolerance = c.noise / Math.sqrt(w);
+  const tolerance = (1.5 * c.noise) / Math.sqrt(w);
   const sign = goal === "min" ? 1 : -1;
   return s.findIndex((v) => sign * (v - best) <= tolerance);
 }
@@ -27,7 +27,7 @@ function detectEarlyStopOpportunity(run: TrainingRun): Finding[] {
   const after = n - 1 - sat;
   if (after < Math.max(3, 0.2 * n)) return [];
   const trend = fitLine(c.steps, c.values, sat, n).t;
-  if (loss ? trend < -2 : trend > 2) return [];
+  if (loss ? trend < -3 : trend > 3) return [];
   const first = c.steps[0]!;
   const last = c.steps[n - 1]!;
   const satStep = c.steps[sat]!;
@@ -42,7 +42,7 @@ function detectEarlyStopOpportunity(run: TrainingRun): Finding[] {
         {
           rule_id: "TH-15",
           artifact: metricArtifact(c.name),
-          text: `${c.name} within one standard error of its best from step ${satStep}; ${after} of ${n} evaluations after it (threshold max(3, 20 %)).`,
+          text: `${c.name} within 1.5 standard errors of its best from step ${satStep}; ${after} of ${n} evaluations after it (threshold max(3, 20 %)).`,
           window: [satStep, last],
           observed: after,
           threshold: Math.max(3, Math.ceil(0.2 * n)),
@@ -68,7 +68,7 @@ export const earlyStopOpportunity: TrainingDetector = {
     id: "training.early_stop_opportunity",
     rule: "TH-15",
     title: "Early-stopping opportunity",
-    threshold: "≥ max(3, 20 % of evaluations) after the smoothed val loss (else val accuracy) first came within one SE of its best, with no significant improvement since (t > −2); reports the wasted share; info when the best checkpoint is kept",
+    threshold: "≥ max(3, 20 % of evaluations) after the smoothed val loss (else val accuracy) first came within 1.5 SE of its best, with no strong evidence of improvement since (trend t > −3); reports the wasted share; info when the best checkpoint is kept",
     severities: ["low", "info"],
     basis: "Lightning EarlyStopping patience 3; tuning playbook on saturation; Prechelt [K01][K10]",
   },

@@ -10,10 +10,13 @@ export function finalWindow(n: number): number {
   return Math.max(1, Math.min(smoothingWindow(n), Math.floor(n / 4)));
 }
 
-/** Mean of the last few points and its standard error (from the series' own noise). */
-export function finalValue(c: Curve): { value: number; se: number } {
+/**
+ * Mean of the last few points and its standard error from the series' own noise. Evaluations on a fixed
+ * validation set err alike, so their mean is given the noise of a single evaluation (`correlated`).
+ */
+export function finalValue(c: Curve, correlated = false): { value: number; se: number } {
   const k = finalWindow(c.values.length);
-  return { value: mean(c.values, c.values.length - k), se: c.noise / Math.sqrt(k) };
+  return { value: mean(c.values, c.values.length - k), se: correlated ? c.noise : c.noise / Math.sqrt(k) };
 }
 
 interface Gap {
@@ -31,7 +34,7 @@ interface Gap {
 /** AutoTrainer accuracy bands: gap ≥ 0.10 (train ≤ 0.9) or ≥ 0.07 (train > 0.9); high at twice the band. */
 function accuracyGap(train: Curve, val: Curve): Gap | null {
   const t = finalValue(train);
-  const v = finalValue(val);
+  const v = finalValue(val, true);
   const gap = t.value - v.value;
   const band = t.value > 0.9 ? 0.07 : 0.1;
   const se = Math.hypot(t.se, v.se);
@@ -42,7 +45,7 @@ function accuracyGap(train: Curve, val: Curve): Gap | null {
 /** DeepFix loss bands: (val − train)/train > 0.15 medium, > 0.3 high. */
 function lossGap(train: Curve, val: Curve): Gap | null {
   const t = finalValue(train);
-  const v = finalValue(val);
+  const v = finalValue(val, true);
   if (t.value <= 0) return null;
   const gap = (v.value - t.value) / t.value;
   const se = Math.hypot(t.se, v.se);

@@ -45,6 +45,11 @@ function spikesOf(run: TrainingRun): LossSpikes | null {
   return { name: c.name, steps: c.steps, y, logScale, spikes };
 }
 
+/** The spike that rises furthest above its level. */
+function worstOf(spikes: Excursion[], y: Float64Array): Excursion {
+  return spikes.reduce((a, b) => (y[b.peak]! - b.level > y[a.peak]! - a.level ? b : a));
+}
+
 /** TH-03: spikes in the step-level training loss, counted and checked for recovery. */
 function detectLossSpikes(run: TrainingRun): Finding[] {
   const found = findLossSpikes(run);
@@ -57,7 +62,10 @@ function detectLossSpikes(run: TrainingRun): Finding[] {
   const perThousand = (1000 * spikes.length) / span;
   const severe = unrecovered.length > 0 || spikes.length > 5;
   const spikeSteps = spikes.map((s) => steps[s.peak]!);
-  const worst = spikes.reduce((a, b) => (y[b.peak]! - b.level > y[a.peak]! - a.level ? b : a));
+  const worst = worstOf(spikes, y);
+  const ratio = logScale ? Math.exp(y[worst.peak]! - worst.level) : y[worst.peak]! / Math.abs(worst.level);
+  // One recovered blip below 2× the level is common in healthy mini-batch noise: a note, not a problem.
+  const minor = !severe && spikes.length === 1 && ratio < 2;
   const sigmas = (y[worst.peak]! - worst.level) / worst.sigma;
   const list = spikes.slice(0, 8).map((s) => `${steps[s.peak]} (${fmt(level(s))} → ${fmt(value(s.peak))}${s.recovered === false ? ", not recovered" : ""})`);
   return [
@@ -78,8 +86,8 @@ function detectLossSpikes(run: TrainingRun): Finding[] {
           values: { spikes: spikes.length, unrecovered: unrecovered.length, per_1k_steps: round(perThousand), first_unrecovered_step: unrecovered[0] ? steps[unrecovered[0].peak]! : null, scale: logScale ? "log" : "linear" },
         },
       ],
-      severity: severe ? "high" : "medium",
-      confidence: scoreConfidence({ strength: sigmas, threshold: SPIKE_SIGMAS, points: y.length }),
+      severity: severe ? "high" : minor ? "low" : "medium",
+      confidence: scoreConfidence({ strength: sigmas, threshold: SPIKE_SIGMAS, points: y.length, benignPossible: minor }),
       recommendation: {
         action: unrecovered.length > 0
           ? "Resume from a checkpoint ~100 steps before the first unrecovered spike, skip the batches around it, lower the peak learning rate and lengthen warm-up; clip gradients near the 90th percentile of their norms."
@@ -97,8 +105,8 @@ export const lossSpikes: TrainingDetector = {
     id: "training.loss_spikes",
     rule: "TH-03",
     title: "Loss spikes",
-    threshold: "step-level train loss > rolling median + max(6 local σ, 10 %) (log scale); recovered if back within 3σ within 5 % of the run; high if any unrecovered or > 5 spikes",
-    severities: ["high", "medium"],
+    threshold: "step-level train loss > rolling median + max(6 local σ, 10 %) (log scale); recovered if back within 3σ within 5 % of the run; high if any unrecovered or > 5 spikes; low for a single recovered spike below 2× the level, medium otherwise",
+    severities: ["high", "medium", "low"],
     basis: "Rolling median/MAD outlier rule; PaLM and small-scale-proxy instability reports [K01][K33][K34]",
   },
   detect: detectLossSpikes,

@@ -3,7 +3,7 @@ import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type Curve, curve, valueAt } from "../curves.js";
 import type { TrainingRun } from "../model.js";
 import { bestCheckpointKept } from "../run-config.js";
-import { argExtreme, fitLine, mean, movingAverage, smoothingWindow } from "../stats.js";
+import { argExtreme, fitLine, levelNoise, mean, movingAverage, smoothingWindow } from "../stats.js";
 import { fmt, metricArtifact, pct, round, type TrainingDetector } from "./detector.js";
 
 /** The rise must exceed 3 standard errors of a difference of two w-point means. */
@@ -21,6 +21,8 @@ export interface Overfitting {
   rise: number;
   threshold: number;
   /** Train loss at the best val step and at the end, when logged. */
+  /** Noise of the val level (≥ σ̂; see levelNoise). */
+  noise: number;
   trainName: string | null;
   trainAtBest: number | null;
   trainAtEnd: number | null;
@@ -43,7 +45,8 @@ export function findOverfitting(run: TrainingRun): Overfitting | null {
   const end = mean(val.values, n - w, n);
   const rise = end - best;
   // The minimum of n/w window means sits about √(2 ln(n/w)) standard errors below the true level: add that bias.
-  const se = val.noise / Math.sqrt(w);
+  const noise = levelNoise(val.values, val.noise);
+  const se = noise / Math.sqrt(w);
   const threshold = Math.max(se * (Z * Math.SQRT2 + Math.sqrt(2 * Math.log(Math.max(1, n / w)))), 1e-3 * Math.abs(best));
   if (rise <= threshold) return null;
   const tail = Math.max(w, 5);
@@ -58,7 +61,7 @@ export function findOverfitting(run: TrainingRun): Overfitting | null {
     trainAtEnd = valueAt(smooth, val.steps[n - 1]!);
     if (!(trainAtEnd < trainAtBest - train.noise / Math.sqrt(tw))) return null;
   }
-  return { val, bestIndex, best, end, rise, threshold, trainName: train?.name ?? null, trainAtBest, trainAtEnd };
+  return { val, bestIndex, best, end, rise, threshold, noise, trainName: train?.name ?? null, trainAtBest, trainAtEnd };
 }
 
 /** TH-13: validation loss rises after its minimum while the training loss keeps falling. */
@@ -71,7 +74,8 @@ function detectOverfitting(run: TrainingRun): Finding[] {
   const lastStep = val.steps[n - 1]!;
   const worse = o.rise / Math.abs(o.best);
   const kept = bestCheckpointKept(run);
-  const severe = worse > MATERIAL && kept !== true;
+  // High needs a material worsening, a selected checkpoint that is not the best, and evidence well past the noise.
+  const severe = worse > MATERIAL && kept !== true && o.rise > 2 * o.threshold;
   const trainText = o.trainAtBest !== null ? ` while ${o.trainName} kept falling (${fmt(o.trainAtBest)} → ${fmt(o.trainAtEnd!)})` : "";
   return [
     detectorFinding({
@@ -86,7 +90,7 @@ function detectOverfitting(run: TrainingRun): Finding[] {
           window: [bestStep, lastStep],
           observed: round(o.rise),
           threshold: round(o.threshold),
-          noise_estimate: round(val.noise),
+          noise_estimate: round(o.noise),
           n_points: n,
           values: { best_step: bestStep, best_val_loss: round(o.best), final_val_loss: round(o.end), relative_worsening: round(worse), train_loss_at_best: o.trainAtBest === null ? null : round(o.trainAtBest), train_loss_at_end: o.trainAtEnd === null ? null : round(o.trainAtEnd), best_checkpoint_kept: kept },
         },
@@ -108,7 +112,7 @@ export const overfitting: TrainingDetector = {
     id: "training.overfitting",
     rule: "TH-13",
     title: "Overfitting",
-    threshold: "mean of the last w val losses (w = max(3, 5 %)) > moving-average minimum + (3√2 + √(2 ln(n/w)))·σ̂/√w, ≥ 5 evaluations after it, rising since (t ≥ 2), not falling again (last-window t > −2), while smoothed train loss falls; high when > 5 % worse and the best checkpoint is not kept",
+    threshold: "mean of the last w val losses (w = max(3, 5 %)) > moving-average minimum + (3√2 + √(2 ln(n/w)))·σ/√w (σ = max(σ̂, spread around a wide moving average)), ≥ 5 evaluations after it, rising since (t ≥ 2), not falling again (last-window t > −2), while smoothed train loss falls; high when > 5 % worse, the rise is > 2× its threshold and the best checkpoint is not kept",
     severities: ["high", "medium"],
     basis: "UMLAUT overfitting condition; Prechelt's early-stopping criteria; double-descent caveat [K01][K10][K09][K13][K35]",
   },

