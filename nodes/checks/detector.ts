@@ -13,6 +13,7 @@ const TOOL_NAMES: Record<CheckTool, string> = {
   deepchecks: "Deepchecks",
   evidently: "Evidently",
   great_expectations: "Great Expectations",
+  tfdv: "TFDV",
   generic: "Check",
 };
 

@@ -1,6 +1,6 @@
 /** The internal model every check-report format is normalized into. */
 
-export type CheckTool = "deepchecks" | "evidently" | "great_expectations" | "generic";
+export type CheckTool = "deepchecks" | "evidently" | "great_expectations" | "tfdv" | "generic";
 
 /** `none`: the check ran but has no condition or test, so it gives numbers without a verdict. */
 export type CheckStatus = "pass" | "warn" | "fail" | "error" | "skipped" | "none";

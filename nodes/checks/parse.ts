@@ -5,6 +5,7 @@ import { isEvidentlyReport, readEvidentlyReport } from "./parse/evidently.js";
 import { isGenericCheck, readGenericCheck } from "./parse/generic.js";
 import { isGreatExpectationsResult, readGreatExpectations } from "./parse/great-expectations.js";
 import { isLegacySuiteMap, readLegacySuiteMap } from "./parse/legacy-suite-map.js";
+import { isTfdvAnomalies, readTfdvAnomalies } from "./parse/tfdv.js";
 
 export type { ChecksReport } from "./model.js";
 
@@ -56,6 +57,11 @@ function readReport(v: unknown, path: string, into: ChecksReport): boolean {
     into.reports.push(summary("great_expectations", r.format, r.suite, path));
     return true;
   }
+  if (isTfdvAnomalies(v)) {
+    into.outcomes.push(...readTfdvAnomalies(v, path));
+    into.reports.push(summary("tfdv", "TFDV anomalies", null, path));
+    return true;
+  }
   if (isGenericCheck(v)) return readCheck(v, path, into);
   return false;
 }
@@ -82,7 +88,7 @@ export function parseChecksArtifact(payload: Record<string, unknown>, field = "c
   const checks = Array.isArray(payload.checks) ? payload.checks : [];
   reports.forEach((r, i) => {
     const path = `${field}.reports[${i}]`;
-    if (!readReport(r, path, report)) report.unreadable.push({ path, reason: `not a Deepchecks, Evidently or Great Expectations report (keys: ${keysOf(r)})` });
+    if (!readReport(r, path, report)) report.unreadable.push({ path, reason: `not a Deepchecks, Evidently, Great Expectations or TFDV report (keys: ${keysOf(r)})` });
   });
   checks.forEach((c, i) => {
     const path = `${field}.checks[${i}]`;

@@ -1,6 +1,6 @@
 import type { Finding } from "../../graph/result.js";
 import { flagged, flaggedNames } from "./detector.js";
-import { columnDrifts } from "./detectors/feature-drift.js";
+import { columnDrifts, driftedShare } from "./detectors/feature-drift.js";
 import type { ChecksFacts } from "./facts.js";
 import type { ChecksReport } from "./model.js";
 
@@ -29,7 +29,7 @@ export function checksFacts(report: ChecksReport, findings: readonly Finding[]):
     tools: [...new Set(report.outcomes.map((o) => o.tool))],
     leakage_failures: checksNamedBy(findings, "checks.leakage_failed"),
     drifted_features: drifts.filter((d) => d.flagged).map((d) => d.name),
-    drift_share: evidentlyShare ?? (drifts.length ? drifts.filter((d) => d.flagged).length / drifts.length : null),
+    drift_share: evidentlyShare ?? driftedShare(report, drifts),
     label_drift: labelScores.length ? Math.max(...labelScores) : null,
     label_drift_detected: has("checks.label_drift"),
     overlap_fraction: samplesMix?.observed ?? null,

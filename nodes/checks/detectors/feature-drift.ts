@@ -31,6 +31,15 @@ export function columnDrifts(report: ChecksReport): CheckDetail[] {
 }
 
 /**
+ * Share of assessed features that drifted. TFDV and generic records list only the anomalous columns, so with
+ * nothing else to count against the share is unknown (null) rather than 100 %.
+ */
+export function driftedShare(report: ChecksReport, drifts: readonly CheckDetail[] = columnDrifts(report)): number | null {
+  const complete = report.outcomes.some((o) => (o.category === "feature_drift" || o.category === "dataset_drift") && o.tool !== "tfdv" && o.tool !== "generic");
+  return complete && drifts.length ? drifts.filter((d) => d.flagged).length / drifts.length : null;
+}
+
+/**
  * CR-03: features reported drifted (Deepchecks Feature/Image Property Drift, Evidently ValueDrift or
  * drift_by_columns, failed GE distribution expectations). FAIL → medium; high when more than half the features
  * drift or a drifted feature is among the 3 most important; WARN only → low.
@@ -50,7 +59,7 @@ export const featureDrift: ChecksDetector = {
     const drifted = all.filter((d) => d.flagged).sort((a, b) => (exceedance(b) ?? 0) - (exceedance(a) ?? 0));
     if (!drifted.length && !outcomes.length) return [];
     const names = drifted.length ? drifted.map((d) => d.name) : outcomes.map((o) => o.name);
-    const share = all.length ? drifted.length / all.length : null;
+    const share = driftedShare(report, all);
     const important = [...all].filter((d) => d.importance !== undefined).sort((a, b) => b.importance! - a.importance!).slice(0, TOP_IMPORTANCE);
     const importantDrifted = important.filter((d) => d.flagged).map((d) => d.name);
     const anyFail = outcomes.some((o) => o.status === "fail") || report.outcomes.some((o) => o.category === "dataset_drift" && o.details.some((d) => d.flagged));
@@ -63,7 +72,7 @@ export const featureDrift: ChecksDetector = {
     const overview = {
       rule_id: this.info.rule,
       artifact: sources[0]?.path ?? report.field,
-      text: `${drifted.length}${all.length ? ` of ${all.length}` : ""} features drifted${scored.length ? `: ${scored.join(", ")}` : ""}.`,
+      text: `${drifted.length}${share !== null ? ` of ${all.length}` : ""} feature${drifted.length === 1 && share === null ? "" : "s"} drifted${scored.length ? `: ${scored.join(", ")}` : ""}.`,
       observed: share !== null ? Number(share.toFixed(4)) : drifted.length,
       threshold: SHARE_HIGH,
       values: { drifted: drifted.length, assessed: all.length, important_drifted: importantDrifted.join(", ") || null },
@@ -72,7 +81,7 @@ export const featureDrift: ChecksDetector = {
       detectorFinding({
         id: this.info.id,
         title: severity === "low" ? "Minor feature drift" : "Features drifted between train and evaluation data",
-        description: `${drifted.length ? `${drifted.length}${all.length ? ` of ${all.length}` : ""} features drifted${share !== null ? ` (${(share * 100).toFixed(0)} %)` : ""}: ${scored.length ? scored.join(", ") : listNames(names)}.` : `${listNames(names)} reported drift.`}${importantDrifted.length ? ` Among the most important features: ${listNames(importantDrifted)}.` : ""}${severity === "low" ? " Only a warning: the shift is small." : " The evaluation data differs from what the model was trained on."}`,
+        description: `${drifted.length ? `${drifted.length}${share !== null ? ` of ${all.length}` : ""} feature${drifted.length === 1 && share === null ? "" : "s"} drifted${share !== null ? ` (${(share * 100).toFixed(0)} %)` : ""}: ${scored.length ? scored.join(", ") : listNames(names)}.` : `${listNames(names)} reported drift.`}${importantDrifted.length ? ` Among the most important features: ${listNames(importantDrifted)}.` : ""}${severity === "low" ? " Only a warning: the shift is small." : " The evaluation data differs from what the model was trained on."}`,
         evidence: [overview, ...sources.slice(0, 9).map((o) => outcomeEvidence(this.info.rule, o))],
         severity,
         confidence: scoreConfidence({ strength: exceed, threshold: 1, corroborations: drifted.length >= 3 ? 1 : 0 }),

@@ -12,6 +12,7 @@ const LOW_CHECKS = /single value|single_value|constant|mixed nulls|mixed data ty
 function mappedSeverity(o: CheckOutcome): Severity {
   const key = normalizeCheckName(o.name);
   const x = o.observed;
+  if (/has nan|has inf|non ?finite/.test(key)) return "high";
   if (/conflicting labels/.test(key)) return x !== null && x > 0.03 ? "high" : "medium";
   if (/duplicat/.test(key)) return x !== null && x <= 0.05 ? "low" : "medium";
   if (/null|missing/.test(key)) return x !== null && x <= 0.05 ? "low" : "medium";

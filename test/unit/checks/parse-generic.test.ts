@@ -35,7 +35,7 @@ describe("generic check records and artifact dispatch", () => {
       ],
     });
     expect(r.reports.map((x) => x.tool)).toEqual(["deepchecks", "evidently", "great_expectations"]);
-    expect(r.unreadable).toEqual([{ path: "checks_artifacts.reports[3]", reason: expect.stringMatching(/not a Deepchecks, Evidently or Great Expectations report \(keys: some\)/) }]);
+    expect(r.unreadable).toEqual([{ path: "checks_artifacts.reports[3]", reason: expect.stringMatching(/not a Deepchecks, Evidently, Great Expectations or TFDV report \(keys: some\)/) }]);
   });
 
   it("accepts a single report sent as the artifact itself", () => {
