@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { severityRank } from "../../../graph/result.js";
+import { AgentResultSchema, severityRank } from "../../../graph/result.js";
 import type { ChecksFacts } from "../../../nodes/checks/facts.js";
 import { ChecksFactsSchema } from "../../../nodes/checks/facts.js";
 import { checksAnalyzer } from "../../../nodes/checks/node.js";
@@ -69,10 +69,28 @@ describe("checks analyzer on the sample requests", () => {
     expect(a.findings.filter((f) => severityRank(f.severity) <= severityRank("high")).map((f) => f.id)).toEqual(["checks.leakage_failed"]);
   });
 
-  it("produces facts that satisfy the published schema for every sample", async () => {
+  it("produces results and facts that satisfy the published schemas for every sample", async () => {
     for (const name of ["full-image-classification", "legacy-python-client", "tabular-healthy", "tabular-drift-evidently", "mlflow-logged-dataset"]) {
       const a = await analyzeSample(name);
+      expect(AgentResultSchema.strict().safeParse(a.result).error?.issues ?? [], name).toEqual([]);
       expect(ChecksFactsSchema.strict().safeParse(a.facts).success, name).toBe(true);
+    }
+  });
+});
+
+describe("checks analyzer on every report written by the real tools", () => {
+  const fixtures = [
+    "deepchecks-train-test-validation-suite", "deepchecks-data-integrity-suite", "deepchecks-model-evaluation-suite", "deepchecks-samples-mix-check",
+    "evidently-07-drift-snapshot", "evidently-legacy-drift-report", "evidently-legacy-stability-tests",
+    "great-expectations-1x-validation", "great-expectations-018-validation", "tfdv-anomalies",
+  ];
+  it("gives results that satisfy the published schema, every finding with evidence and a recommendation", async () => {
+    for (const name of fixtures) {
+      const a = await analyzeWith(checksAnalyzer, { reports: [loadJson(`checks/${name}.json`)] }, "checks_artifacts");
+      expect(AgentResultSchema.strict().safeParse(a.result).error?.issues ?? [], name).toEqual([]);
+      expect(a.result.error_message, name).toBeNull();
+      expect(a.findings.length, name).toBeGreaterThan(0);
+      expect(a.findings.every((f) => f.evidence.length > 0 && f.recommendation !== null), name).toBe(true);
     }
   });
 });

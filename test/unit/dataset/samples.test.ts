@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { severityRank } from "../../../graph/result.js";
+import { AgentResultSchema, severityRank } from "../../../graph/result.js";
 import type { DatasetFacts } from "../../../nodes/dataset/facts.js";
 import { DatasetFactsSchema } from "../../../nodes/dataset/facts.js";
 import { datasetAnalyzer } from "../../../nodes/dataset/node.js";
@@ -64,10 +64,22 @@ describe("dataset analyzer on the sample requests", () => {
     expect(a.facts).toMatchObject({ n_train: 49474, target: "returned", id_like_columns: ["order_id", "customer_id"], post_outcome_columns: ["refund_status"] });
   });
 
-  it("produces facts that satisfy the published schema for every sample", async () => {
+  it("produces results and facts that satisfy the published schemas for every sample", async () => {
     for (const name of ["full-image-classification", "legacy-python-client", "tabular-healthy", "tabular-drift-evidently", "mlflow-logged-dataset"]) {
       const a = await analyzeSample(name);
+      expect(AgentResultSchema.strict().safeParse(a.result).error?.issues ?? [], name).toEqual([]);
       expect(DatasetFactsSchema.strict().safeParse(a.facts).success, name).toBe(true);
+    }
+  });
+});
+
+describe("dataset analyzer on statistics written by pandas and MLflow", () => {
+  it("gives results that satisfy the published schema, every finding with evidence and a recommendation", async () => {
+    for (const name of ["pandas-describe-all", "columns-map", "mlflow-logged-dataset"]) {
+      const a = await analyzeWith(datasetAnalyzer, loadJson(`dataset/${name}.json`), "dataset_artifacts");
+      expect(AgentResultSchema.strict().safeParse(a.result).error?.issues ?? [], name).toEqual([]);
+      expect(a.findings.map((f) => f.id), name).toContain("dataset.id_like_column");
+      expect(a.findings.every((f) => f.evidence.length > 0 && f.recommendation !== null), name).toBe(true);
     }
   });
 });
