@@ -73,7 +73,7 @@ export async function resolveReferences(context: AnalysisContext, options: Resol
       log.info("mlflow reference ignored: every artifact kind was sent inline");
     } else {
       const located = await locateRun(client, context.mlflow, context.datasetName);
-      progress(`resolved ${located.how} to run ${located.run.info.run_id}`);
+      progress(`found run ${located.run.info.run_id} (${located.how})`);
       const pulled = await pullRun(client, located, { kinds, workspace: options.workspace, progress });
       artifacts.push(...pulled);
       log.info("pulled artifacts from the tracking server", {

@@ -1,12 +1,12 @@
 import { checkpointDownloadPath } from "../../nodes/checkpoint/paths.js";
 import { formatBytes } from "./budget.js";
 import { rankCheckpoints } from "./build/checkpoint.js";
+import { checkpointCandidates } from "./candidates.js";
 import { type MlflowClient, proxiedRoot } from "./client.js";
 import { MlflowError } from "./errors.js";
 import { saveFile } from "./files.js";
 import { modelFiles, type SourcedFile, takeInventory, walkSourced } from "./inventory.js";
 import { parseRunsUri } from "./locate.js";
-import { inModelDir } from "./select.js";
 
 /** Registry indirections followed at most (models:/name/1 → models:/m-… → files). */
 const MAX_HOPS = 3;
@@ -19,7 +19,7 @@ const MAX_HOPS = 3;
  */
 export async function fetchCheckpointUri(client: MlflowClient, uri: string, workspace: string, progress: (m: string) => void): Promise<string> {
   const files = await filesOf(client, uri, MAX_HOPS);
-  const [chosen] = rankCheckpoints(files.filter((f) => f.role === "checkpoint").map((f) => ({ ...f, inModelDir: inModelDir(files, f) })));
+  const [chosen] = rankCheckpoints(await checkpointCandidates(client, files));
   if (!chosen) throw new MlflowError("MLFLOW_NOT_FOUND", `model_checkpoint_artifacts.checkpoint_path: no weights file (.safetensors, .ckpt, .pt, .pth, .bin) under ${uri}`);
   progress(`downloading checkpoint ${chosen.uri}${chosen.file.file_size !== undefined ? ` (${formatBytes(chosen.file.file_size)})` : ""}`);
   const target = checkpointDownloadPath(workspace, chosen.uri);

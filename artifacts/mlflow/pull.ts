@@ -2,7 +2,8 @@ import { checkpointDownloadPath } from "../../nodes/checkpoint/paths.js";
 import { isRecord } from "../../nodes/dataset/values.js";
 import { type ArtifactInput, type ArtifactKind, REQUEST_FIELD_BY_KIND } from "../context.js";
 import { formatBytes } from "./budget.js";
-import { buildCheckpoint, type CheckpointCandidate, rankCheckpoints } from "./build/checkpoint.js";
+import { buildCheckpoint, rankCheckpoints } from "./build/checkpoint.js";
+import { checkpointCandidates } from "./candidates.js";
 import { buildChecks } from "./build/checks.js";
 import { buildDataset } from "./build/dataset.js";
 import { type SniffedDocument, sniffAll } from "./build/sniffed.js";
@@ -15,7 +16,7 @@ import { describeInventory, type SourcedFile, takeInventory } from "./inventory.
 import type { LocatedRun } from "./locate.js";
 import { mapSettled } from "./map-settled.js";
 import type { Metric } from "./schemas.js";
-import { checkpointSidecars, documentFiles, inModelDir, trainingFiles } from "./select.js";
+import { checkpointSidecars, documentFiles, trainingFiles } from "./select.js";
 
 export interface PullOptions {
   /** Kinds to pull: those the request did not send inline. */
@@ -122,8 +123,7 @@ async function checkpoint(
 ): Promise<Record<string, unknown> | null> {
   const baseDoc = sniffed.find((d) => d.sniffed.kind === "checkpoint")?.doc.value;
   const base = isRecord(baseDoc) ? baseDoc : null;
-  const candidates: CheckpointCandidate[] = files.filter((f) => f.role === "checkpoint").map((f) => ({ ...f, inModelDir: inModelDir(files, f) }));
-  const [chosen, ...others] = rankCheckpoints(candidates);
+  const [chosen, ...others] = rankCheckpoints(await checkpointCandidates(client, files));
   if (!chosen) return base;
   const target = checkpointDownloadPath(options.workspace, chosen.uri);
   options.progress(`downloading checkpoint ${chosen.uri}${chosen.file.file_size !== undefined ? ` (${formatBytes(chosen.file.file_size)})` : ""}`);
@@ -131,3 +131,4 @@ async function checkpoint(
   const sidecars = await readDocuments(client.http, checkpointSidecars(files, chosen));
   return buildCheckpoint({ chosen, sidecars, base, others });
 }
+

@@ -28,6 +28,7 @@ export interface OpenResponse {
   response: Response;
   touch(): void;
   release(): void;
+  timedOut(): boolean;
 }
 
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
@@ -115,7 +116,7 @@ export class MlflowTransport {
         }
         throw failure;
       }
-      if (response.ok) return { response, touch: call.touch, release: call.release };
+      if (response.ok) return { response, touch: call.touch, release: call.release, timedOut: call.timedOut };
       call.release();
       const detail = await errorDetail(response);
       if (RETRY_STATUS.has(response.status) && attempt < this.attempts) {
@@ -150,6 +151,7 @@ export class MlflowTransport {
           step = await reader.read();
         } catch (err) {
           this.rethrowIfCallerAborted();
+          if (open.timedOut()) throw this.timeout(what);
           throw new MlflowError("MLFLOW_UNAVAILABLE", `${what}: the transfer from the tracking server ${this.endpoint.display} broke off: ${causeText(err)}`, { cause: err });
         }
         if (step.done) return;

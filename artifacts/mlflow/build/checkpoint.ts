@@ -9,6 +9,8 @@ import { latest } from "../select.js";
 export interface CheckpointCandidate extends SourcedFile {
   /** Inside a directory holding an `MLmodel` (a 2.x model logged under the run). */
   inModelDir: boolean;
+  /** Lightning MLFlowLogger's `aliases.txt` beside it ("latest", "best"). */
+  aliases: readonly string[];
 }
 
 /** How likely a file is the checkpoint worth analyzing: the legacy client's pick, "best", a logged model, "last". */
@@ -16,6 +18,7 @@ function score(c: CheckpointCandidate): number {
   const path = c.file.path.toLowerCase();
   const name = basename(path);
   if (/(^|\/)best_checkpoint\//.test(path)) return 100;
+  if (c.aliases.includes("best")) return 90;
   if (name.includes("best")) return 80;
   if (c.model || c.inModelDir) return 60;
   if (/last|final/.test(name)) return 40;
@@ -63,8 +66,7 @@ function mergeSidecar(metadata: Record<string, unknown>, doc: PulledDocument): v
     const flavors = isRecord(v.flavors) ? Object.keys(v.flavors) : [];
     metadata.mlflow_model = { ...(isRecord(metadata.mlflow_model) ? metadata.mlflow_model : {}), flavors, ...pick(v, ["model_uuid", "model_id", "artifact_path", "run_id", "mlflow_version"]) };
   } else if (name === "aliases.txt") {
-    const aliases = [...doc.text.matchAll(/[A-Za-z_][\w-]*/g)].map((m) => m[0]);
-    metadata.model_checkpoint = { ...(isRecord(metadata.model_checkpoint) ? metadata.model_checkpoint : {}), aliases };
+    metadata.model_checkpoint = { ...(isRecord(metadata.model_checkpoint) ? metadata.model_checkpoint : {}), aliases: parseAliases(doc.text) };
   } else if (name === "metadata.yaml" && isRecord(v)) {
     metadata.model_checkpoint = { ...v, ...(isRecord(metadata.model_checkpoint) ? metadata.model_checkpoint : {}) };
   } else if (name === "config.json" && isRecord(v)) {
@@ -93,4 +95,9 @@ function loggedModelInfo(model: LoggedModel): Record<string, unknown> {
 
 function pick(v: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => v[k] !== undefined).map((k) => [k, v[k]]));
+}
+
+/** Lightning writes `str(["latest", "best"])`: the quoted words. */
+export function parseAliases(text: string): string[] {
+  return [...text.matchAll(/['"]([^'"]+)['"]/g)].map((m) => m[1]!);
 }

@@ -26,7 +26,7 @@ export function buildTraining(parts: TrainingParts): Record<string, unknown> | n
   const base = parts.base ?? {};
   const hasMetrics = base.metrics !== undefined || base.metrics_values !== undefined;
   const metrics = hasMetrics ? {} : parts.metrics ? { metrics: metricsPayload(parts.metrics) } : {};
-  const lines = parts.logs.flatMap((d) => d.text.split(/\r?\n/)).filter((l) => l.trim() !== "");
+  const lines = parts.logs.filter((d) => d.text.trim() !== "").flatMap((d) => d.text.replace(/\r?\n$/, "").split(/\r?\n/));
   const logs = base.logs !== undefined ? {} : lines.length > 0 ? { logs: lines } : {};
   if (!hasMetrics && !("metrics" in metrics) && !("logs" in logs) && base.logs === undefined) return null;
 
