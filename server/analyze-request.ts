@@ -1,5 +1,7 @@
 import type { AnalysisContext } from "../artifacts/context.js";
 import { RequestDecodeError, decodeAnalysisRequest } from "../artifacts/request.js";
+import { needsTrackingServer, resolveReferences } from "../artifacts/resolve.js";
+import { createWorkspace } from "../artifacts/workspace.js";
 import type { Logger } from "../config/logger.js";
 import type { AnalysisDeps } from "../graph/context.js";
 import { createLimiter } from "../graph/limiter.js";
@@ -21,9 +23,9 @@ export interface AnalyzeOptions {
   debugOutputs?: boolean;
 }
 
-/** A request must name something to analyze: inline artifacts or a tracking-server reference. */
-function requireSomethingToAnalyze(context: AnalysisContext): void {
-  if (context.artifacts.length > 0 || context.mlflow) return;
+/** A request must name something to analyze: inline artifacts, a tracking-server reference, or (with a server) a dataset name. */
+function requireSomethingToAnalyze(context: AnalysisContext, settings: ServiceRuntime["settings"]): void {
+  if (context.artifacts.length > 0 || context.mlflow || needsTrackingServer(context, settings)) return;
   throw new RequestDecodeError(
     "(body): nothing to analyze: give at least one of dataset_artifacts, checks_artifacts, training_artifacts, model_checkpoint_artifacts, or an mlflow reference",
   );
@@ -45,15 +47,40 @@ export function analysisDeps(runtime: ServiceRuntime, logger: Logger): AnalysisD
 
 /** Decodes a parsed body and runs one analysis with the request's own deps (workers, logger). */
 export async function analyzeRequest(runtime: ServiceRuntime, body: unknown, options: AnalyzeOptions): Promise<AnalysisResponse> {
-  const context = decodeAnalysisRequest(body, options.requestId);
-  requireSomethingToAnalyze(context);
+  const decoded = decodeAnalysisRequest(body, options.requestId);
+  requireSomethingToAnalyze(decoded, runtime.settings);
+  const emit = options.onEvent ?? (() => {});
+  emit({ type: "run_started", request_id: options.requestId, artifacts: decoded.artifacts.map((a) => a.field) });
+  // Pulled artifacts live in a per-request workspace, removed whatever happens (error, time-out, disconnect).
+  const workspace = needsTrackingServer(decoded, runtime.settings) ? await createWorkspace(runtime.settings.SERVICE_WORKSPACE_DIR) : null;
+  try {
+    const context = workspace
+      ? await resolveReferences(decoded, {
+          settings: runtime.settings,
+          signal: options.signal,
+          workspace: workspace.dir,
+          logger: options.logger,
+          progress: (message) => emit({ type: "progress", node: "mlflow", message }),
+        })
+      : decoded;
+    return await analyzeContext(runtime, context, { ...options, workspace: workspace?.dir ?? null });
+  } finally {
+    await workspace?.dispose();
+  }
+}
+
+/** Runs the graph over a resolved context (inline and pulled artifacts). */
+async function analyzeContext(
+  runtime: ServiceRuntime,
+  context: AnalysisContext,
+  options: AnalyzeOptions & { workspace: string | null },
+): Promise<AnalysisResponse> {
   const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
-  const deps = analysisDeps(runtime, options.logger);
-  options.logger.info("analysis started", { artifacts: context.artifacts.map((a) => a.field), language: context.language.code });
+  const deps = { ...analysisDeps(runtime, options.logger), workspace: options.workspace };
+  options.logger.info("analysis started", { artifacts: context.artifacts.map((a) => `${a.field}${a.origin === "mlflow" ? " (mlflow)" : ""}`), language: context.language.code });
   const started = performance.now();
   const emit = options.onEvent ?? (() => {});
   const spans = new SpanCollector(spanEvents(emit));
-  emit({ type: "run_started", request_id: options.requestId, artifacts: context.artifacts.map((a) => a.field) });
   let response = await runAnalysis(runtime.graph, context, deps, {
     signal: options.signal,
     workers,
