@@ -5,6 +5,7 @@ import { CURVE_RULES } from "./curves.js";
 import { DATA_QUALITY_RULES } from "./data-quality.js";
 import { IMBALANCE_RULES } from "./imbalance.js";
 import { LEAKAGE_RULES } from "./leakage.js";
+import { LINEAGE_RULES } from "./lineage.js";
 import { SHIFT_RULES } from "./shift.js";
 
 /** Every cross-artifact rule, run by `integrate` in this order. */
@@ -15,6 +16,7 @@ export const CROSS_RULES: readonly CrossRule[] = [
   ...DATA_QUALITY_RULES,
   ...CHECKPOINT_RULES,
   ...CURVE_RULES,
+  ...LINEAGE_RULES,
 ];
 
 export function runCrossRules(ev: CrossEvidence, rules: readonly CrossRule[] = CROSS_RULES): Finding[] {

@@ -123,6 +123,14 @@ describe("cross-artifact rules", () => {
     expect(ids(evidenceOf([], { checkpoint: checkpointFacts({ head_classes: 12 }), dataset: datasetFacts({ num_classes: 12 }) }))).toEqual([]);
   });
 
+  it("CR-10: report rows or columns differ from the statistics; quiet when they agree within 1 %", () => {
+    const ds = datasetFacts({ n_train: 10_000, n_test: 2_000, columns: ["age", "income"] });
+    const f = only(evidenceOf([], { dataset: ds, checks: checksFacts({ row_counts: { train: 8_000, test: 2_000 }, columns_checked: ["age", "zip"] }) }), "cross.report_data_mismatch");
+    expect(f?.severity).toBe("medium");
+    expect(f!.description).toMatch(/train: the report saw 8,000 rows, the statistics 10,000 \(20\.0 % apart\); the report checked column\(s\) the statistics do not list: zip/);
+    expect(ids(evidenceOf([], { dataset: ds, checks: checksFacts({ row_counts: { train: 10_050, test: 2_000 }, columns_checked: ["age"] }) }))).toEqual([]);
+  });
+
   it("produces nothing on an empty or healthy picture", () => {
     expect(runCrossRules(evidenceOf([]))).toEqual([]);
     expect(runCrossRules(evidenceOf([finding("dataset.missing_values", "low")], { training: trainingFacts(), dataset: datasetFacts(), checkpoint: checkpointFacts() }))).toEqual([]);
