@@ -5,6 +5,9 @@ import type { TrainingRun } from "../model.js";
 import { fitLine, mean, movingAverage, smoothingWindow, argExtreme } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
+/** A rise smaller than 2 % of the loss is not a divergence, however quiet the curve. */
+const MATERIAL = 0.02;
+
 export interface Divergence {
   start: number;
   min: number;
@@ -16,20 +19,22 @@ export interface Divergence {
 }
 
 /**
- * Whether a smoothed loss ends well above its minimum: final − min > max(3σ̂, 50 % of the drop start → min), the
- * minimum is not at the end and the last window is not falling back significantly.
+ * Whether a smoothed loss ends well above its minimum: final − min > max(3σ̂, 50 % of the drop start → min, 2 % of
+ * the minimum), the minimum is not at the end and the last window is not falling back significantly.
  */
 export function findDivergence(c: Curve): Divergence | null {
   const n = c.values.length;
   if (n < 10) return null;
   const w = smoothingWindow(n);
   const s = movingAverage(c.values, w);
-  const minIndex = argExtreme(s, "min");
+  // Only full windows: the truncated ones at the edges are noisier and would bias the minimum low.
+  const half = Math.floor(w / 2);
+  const minIndex = argExtreme(s, "min", half, n - half);
   const start = mean(c.values, 0, w);
   const end = mean(c.values, n - w, n);
   const min = s[minIndex]!;
   const rise = end - min;
-  const threshold = Math.max(3 * c.noise, 0.5 * (start - min));
+  const threshold = Math.max(3 * c.noise, 0.5 * (start - min), MATERIAL * Math.abs(min));
   if (minIndex > n - w || rise <= threshold) return null;
   if (fitLine(c.steps, c.values, n - w, n).t < -3) return null;
   return { start, min, minIndex, end, rise, threshold, window: w };
@@ -78,7 +83,7 @@ export const divergence: TrainingDetector = {
     id: "training.divergence",
     rule: "TH-02",
     title: "Training loss divergence",
-    threshold: "smoothed train loss ends > max(3σ̂, 50 % of (start − min)) above its minimum and is not falling back (last-window slope t > −3); critical when it ends ≥ its start",
+    threshold: "smoothed train loss ends > max(3σ̂, 50 % of (start − min), 2 % of min) above its minimum and is not falling back (last-window slope t > −3); critical when it ends ≥ its start",
     severities: ["critical", "high"],
     basis: "Tuning playbook: rising training loss indicates a bug; infeasible trials [K01][K03][K04]",
   },

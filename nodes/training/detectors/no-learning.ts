@@ -5,6 +5,7 @@ import type { TrainingRun } from "../model.js";
 import { lossProgress, type Progress } from "../progress.js";
 import { numClasses } from "../run-config.js";
 import { fmt, metricArtifact, pct, round, type TrainingDetector } from "./detector.js";
+import { findDivergence } from "./divergence.js";
 
 /** Relative improvement below which a loss has not learned (DeepFix min_improvement, SageMaker LossNotDecreasing). */
 export const MIN_IMPROVEMENT = 0.01;
@@ -18,7 +19,8 @@ export interface NoLearning {
 
 /**
  * Whether the training loss (the validation loss if no training loss was logged) failed to improve: < 1 % relative
- * improvement from its first to its last window, or a loss that stays within 5 % of chance (ln K) throughout.
+ * improvement from its first to its last window without diverging, or a loss that stays within 5 % of chance
+ * (ln K) throughout.
  */
 export function findNoLearning(run: TrainingRun): NoLearning | null {
   const c = curve(run, "train", "loss") ?? curve(run, "val", "loss");
@@ -27,7 +29,8 @@ export function findNoLearning(run: TrainingRun): NoLearning | null {
   const k = numClasses(run);
   const chance = k ? Math.log(k) : null;
   const atChance = chance !== null && Math.abs(progress.first - chance) <= 0.05 * chance && Math.abs(progress.last - chance) <= 0.05 * chance;
-  const flat = progress.relative < MIN_IMPROVEMENT && progress.z > -3;
+  // A loss that rises without diverging has not learned either; a real divergence is TH-02's.
+  const flat = progress.relative < MIN_IMPROVEMENT && findDivergence(c) === null;
   return flat || atChance ? { curve: c, progress, chance: atChance ? chance : null } : null;
 }
 
@@ -72,7 +75,7 @@ export const noLearning: TrainingDetector = {
     id: "training.no_learning",
     rule: "TH-04",
     title: "No learning",
-    threshold: "train loss improves < 1 % from its first to its last window (w = max(3, 5 %)) and not significantly, or stays within 5 % of ln K",
+    threshold: "train loss improves < 1 % from its first to its last window (w = max(3, 5 %)) without diverging (TH-02), or stays within 5 % of ln K",
     severities: ["high"],
     basis: "DeepFix min_improvement 0.01; SageMaker LossNotDecreasing; Karpathy's recipe [K02][K03][P-DeepDiagnosis]",
   },

@@ -39,7 +39,8 @@ export function findOverfitting(run: TrainingRun): Overfitting | null {
   const n = val.values.length;
   const w = smoothingWindow(n);
   const s = movingAverage(val.values, w);
-  const bestIndex = argExtreme(s, "min");
+  const half = Math.floor(w / 2);
+  const bestIndex = argExtreme(s, "min", half, n - half);
   if (n - 1 - bestIndex < MIN_AFTER) return null;
   const best = s[bestIndex]!;
   const end = mean(val.values, n - w, n);
