@@ -98,6 +98,7 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "cross.drift_invisible_to_validation": "Validation does not see the test drift. Validation curves are healthy but the test set drifted.",
   "cross.lr_spike_alignment": "Loss spikes aligned with the learning-rate peak. Spikes start at the end of warmup when the learning rate peaks.",
   "cross.head_class_mismatch": "Classifier head does not match the classes. The head outputs 1000 classes while the dataset has 12 labels.",
+  "cross.report_data_mismatch": "Checks ran on a different snapshot than the dataset statistics. The report saw 8,000 train rows, the statistics 10,000.",
 };
 
 /** The analyzers' own catalogs (nodes/<kind>/catalog.ts): loaded by path, so one not written yet is skipped (a broken one fails). */
