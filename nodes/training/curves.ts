@@ -9,6 +9,8 @@ export interface Curve {
   name: string;
   steps: Float64Array;
   values: Float64Array;
+  /** Epoch of each point (the last one of a bin), NaN where unknown; null when the tool logged none. */
+  epochs: Float64Array | null;
   /** Logged points averaged into each value (1 unless binned). */
   perPoint: number;
   /** Finite points logged. */
@@ -44,12 +46,13 @@ export function curveOf(series: MetricSeries, resolution: Resolution = "coarse")
   const hit = byRes.get(resolution);
   if (hit) return hit;
   const finite = finitePoints(series);
-  const binned = resolution === "coarse" && finite.values.length > MAX_COARSE ? binMeans(finite.steps, finite.values, MAX_COARSE) : finite;
+  const binned = resolution === "coarse" && finite.values.length > MAX_COARSE ? binMeans(finite.steps, finite.values, MAX_COARSE, finite.epochs) : finite;
   let noise: number | undefined;
   const curve: Curve = {
     name: series.name,
     steps: binned.steps,
     values: binned.values,
+    epochs: binned.epochs,
     perPoint: finite.values.length / Math.max(1, binned.values.length),
     logged: finite.values.length,
     // Lazy: many per-step users never need it.
@@ -69,35 +72,49 @@ export function curve(run: TrainingRun, split: Split, quantity: string, resoluti
   return c.values.length > 0 ? c : undefined;
 }
 
-function finitePoints(s: MetricSeries): { steps: Float64Array; values: Float64Array } {
+/** Points of a curve: steps, values and (when logged) epochs. */
+interface Points {
+  steps: Float64Array;
+  values: Float64Array;
+  epochs: Float64Array | null;
+}
+
+function finitePoints(s: MetricSeries): Points {
   let n = 0;
   for (const v of s.values) if (Number.isFinite(v)) n++;
-  if (n === s.values.length) return { steps: s.steps, values: s.values };
-  const steps = new Float64Array(n);
-  const values = new Float64Array(n);
+  if (n === s.values.length) return { steps: s.steps, values: s.values, epochs: s.epochs };
+  const out: Points = { steps: new Float64Array(n), values: new Float64Array(n), epochs: s.epochs ? new Float64Array(n) : null };
   let j = 0;
   for (let i = 0; i < s.values.length; i++) {
     if (!Number.isFinite(s.values[i]!)) continue;
-    steps[j] = s.steps[i]!;
-    values[j++] = s.values[i]!;
+    out.steps[j] = s.steps[i]!;
+    if (out.epochs) out.epochs[j] = s.epochs![i]!;
+    out.values[j++] = s.values[i]!;
   }
-  return { steps, values };
+  return out;
 }
 
-/** Averages consecutive points into `bins` bins of (nearly) equal count; a bin's step is its last step. */
-export function binMeans(steps: Float64Array, values: Float64Array, bins: number): { steps: Float64Array; values: Float64Array } {
+/** Averages consecutive points into `bins` bins of (nearly) equal count; a bin's step and epoch are its last. */
+export function binMeans(steps: Float64Array, values: Float64Array, bins: number, epochs: Float64Array | null = null): Points {
   const n = values.length;
-  const outSteps = new Float64Array(bins);
-  const outValues = new Float64Array(bins);
+  const out: Points = { steps: new Float64Array(bins), values: new Float64Array(bins), epochs: epochs ? new Float64Array(bins) : null };
   for (let b = 0; b < bins; b++) {
     const lo = Math.floor((b * n) / bins);
     const hi = Math.floor(((b + 1) * n) / bins);
     let sum = 0;
     for (let i = lo; i < hi; i++) sum += values[i]!;
-    outSteps[b] = steps[hi - 1]!;
-    outValues[b] = sum / (hi - lo);
+    out.steps[b] = steps[hi - 1]!;
+    if (out.epochs) out.epochs[b] = epochs![hi - 1]!;
+    out.values[b] = sum / (hi - lo);
   }
-  return { steps: outSteps, values: outValues };
+  return out;
+}
+
+/** "step 7079 (epoch 23)" for point i of a curve; the epoch only when it is known and says something new. */
+export function pointLabel(c: Curve, i: number): string {
+  const step = c.steps[i]!;
+  const epoch = c.epochs?.[i];
+  return epoch !== undefined && Number.isFinite(epoch) && epoch !== step ? `step ${step} (epoch ${Number(epoch.toPrecision(4))})` : `step ${step}`;
 }
 
 /** Value of a curve at a step: linear interpolation between neighbours, clamped at the ends. */

@@ -1,6 +1,6 @@
 import type { Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type Curve, curve } from "../curves.js";
+import { type Curve, curve, pointLabel } from "../curves.js";
 import type { TrainingRun } from "../model.js";
 import { fitLine, mean, movingAverage, smoothingWindow, argExtreme } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
@@ -52,12 +52,12 @@ function detectDivergence(run: TrainingRun): Finding[] {
     detectorFinding({
       id: "training.divergence",
       title: aboveStart ? "Training loss diverged above its starting value" : "Training loss diverged after its minimum",
-      description: `The smoothed ${c.name} fell to ${fmt(d.min)} at step ${minStep}, then rose to ${fmt(d.end)} by step ${lastStep}${aboveStart ? `, above where it started (${fmt(d.start)})` : ""}: optimization became unstable, which usually means the learning rate is too high or the data pipeline broke.`,
+      description: `The smoothed ${c.name} fell to ${fmt(d.min)} at ${pointLabel(c, d.minIndex)}, then rose to ${fmt(d.end)} by ${pointLabel(c, c.steps.length - 1)}${aboveStart ? `, above where it started (${fmt(d.start)})` : ""}: optimization became unstable, which usually means the learning rate is too high or the data pipeline broke.`,
       evidence: [
         {
           rule_id: "TH-02",
           artifact: metricArtifact(c.name),
-          text: `Smoothed ${c.name}: start ${fmt(d.start)}, minimum ${fmt(d.min)} at step ${minStep}, end ${fmt(d.end)}; rise ${fmt(d.rise)} against a threshold of ${fmt(d.threshold)}.`,
+          text: `Smoothed ${c.name}: start ${fmt(d.start)}, minimum ${fmt(d.min)} at ${pointLabel(c, d.minIndex)}, end ${fmt(d.end)}; rise ${fmt(d.rise)} against a threshold of ${fmt(d.threshold)}.`,
           window: [minStep, lastStep],
           observed: round(d.rise),
           threshold: round(d.threshold),

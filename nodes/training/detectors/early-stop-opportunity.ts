@@ -1,6 +1,6 @@
 import type { Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type Curve, curve } from "../curves.js";
+import { type Curve, curve, pointLabel } from "../curves.js";
 import type { TrainingRun } from "../model.js";
 import { bestCheckpointKept } from "../run-config.js";
 import { argExtreme, fitLine, movingAverage, smoothingWindow } from "../stats.js";
@@ -37,12 +37,12 @@ function detectEarlyStopOpportunity(run: TrainingRun): Finding[] {
     detectorFinding({
       id: "training.early_stop_opportunity",
       title: "Training continued long after validation saturated",
-      description: `${c.name} was already within noise of its best at step ${satStep}; the remaining ${after} evaluations (${pct(wasted)} of the run) did not improve it${kept ? ", though the best checkpoint was kept" : ""}. That compute could be saved with early stopping or a shorter schedule.`,
+      description: `${c.name} was already within noise of its best at ${pointLabel(c, sat)}; the remaining ${after} evaluations (${pct(wasted)} of the run) did not improve it${kept ? ", though the best checkpoint was kept" : ""}. That compute could be saved with early stopping or a shorter schedule.`,
       evidence: [
         {
           rule_id: "TH-15",
           artifact: metricArtifact(c.name),
-          text: `${c.name} within 1.5 standard errors of its best from step ${satStep}; ${after} of ${n} evaluations after it (threshold max(3, 20 %)).`,
+          text: `${c.name} within 1.5 standard errors of its best from ${pointLabel(c, sat)}; ${after} of ${n} evaluations after it (threshold max(3, 20 %)).`,
           window: [satStep, last],
           observed: after,
           threshold: Math.max(3, Math.ceil(0.2 * n)),

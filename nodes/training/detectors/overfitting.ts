@@ -1,6 +1,6 @@
 import type { Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type Curve, curve, valueAt } from "../curves.js";
+import { type Curve, curve, pointLabel, valueAt } from "../curves.js";
 import type { TrainingRun } from "../model.js";
 import { bestCheckpointKept } from "../run-config.js";
 import { argExtreme, fitLine, levelNoise, mean, movingAverage, smoothingWindow } from "../stats.js";
@@ -82,18 +82,18 @@ function detectOverfitting(run: TrainingRun): Finding[] {
     detectorFinding({
       id: "training.overfitting",
       title: "Validation loss rises after its minimum (overfitting)",
-      description: `${val.name} reached its minimum (${fmt(o.best)}, smoothed) at step ${bestStep} and rose to ${fmt(o.end)} by step ${lastStep} (${pct(worse)} worse)${trainText}: the model is memorizing the training set.${kept === true ? " The best checkpoint was kept, so the selected model is not affected." : kept === false ? " The run keeps the last checkpoint, not the best one." : ""}`,
+      description: `${val.name} reached its minimum (${fmt(o.best)}, smoothed) at ${pointLabel(val, o.bestIndex)} and rose to ${fmt(o.end)} by ${pointLabel(val, n - 1)} (${pct(worse)} worse)${trainText}: the model is memorizing the training set.${kept === true ? " The best checkpoint was kept, so the selected model is not affected." : kept === false ? " The run keeps the last checkpoint, not the best one." : ""}`,
       evidence: [
         {
           rule_id: "TH-13",
           artifact: metricArtifact(val.name),
-          text: `Smoothed ${val.name} minimum ${fmt(o.best)} at step ${bestStep}; mean of the last evaluations ${fmt(o.end)}; rise ${fmt(o.rise)} against a noise threshold of ${fmt(o.threshold)}; ${n - 1 - o.bestIndex} evaluations after the best.`,
+          text: `Smoothed ${val.name} minimum ${fmt(o.best)} at ${pointLabel(val, o.bestIndex)}; mean of the last evaluations ${fmt(o.end)}; rise ${fmt(o.rise)} against a noise threshold of ${fmt(o.threshold)}; ${n - 1 - o.bestIndex} evaluations after the best.`,
           window: [bestStep, lastStep],
           observed: round(o.rise),
           threshold: round(o.threshold),
           noise_estimate: round(o.noise),
           n_points: n,
-          values: { best_step: bestStep, best_val_loss: round(o.best), final_val_loss: round(o.end), relative_worsening: round(worse), train_loss_at_best: o.trainAtBest === null ? null : round(o.trainAtBest), train_loss_at_end: o.trainAtEnd === null ? null : round(o.trainAtEnd), best_checkpoint_kept: kept },
+          values: { best_step: bestStep, best_epoch: val.epochs && Number.isFinite(val.epochs[o.bestIndex]!) ? val.epochs[o.bestIndex]! : null, best_val_loss: round(o.best), final_val_loss: round(o.end), relative_worsening: round(worse), train_loss_at_best: o.trainAtBest === null ? null : round(o.trainAtBest), train_loss_at_end: o.trainAtEnd === null ? null : round(o.trainAtEnd), best_checkpoint_kept: kept },
         },
       ],
       severity: severe ? "high" : "medium",

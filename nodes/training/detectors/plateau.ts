@@ -1,6 +1,6 @@
 import type { Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type Curve, curve, valueAt } from "../curves.js";
+import { type Curve, curve, pointLabel, valueAt } from "../curves.js";
 import type { TrainingRun } from "../model.js";
 import { argExtreme, fitLine, mean, movingAverage, smoothingWindow } from "../stats.js";
 import { fmt, metricArtifact, pct, round, type TrainingDetector } from "./detector.js";
@@ -63,12 +63,12 @@ function detectPlateau(run: TrainingRun): Finding[] {
     detectorFinding({
       id: "training.plateau",
       title: early ? "Loss plateaued early" : "Loss plateaued",
-      description: `${c.name} has not improved beyond noise since step ${from} (${pct(share)} of the run, ${p.length} points), staying near ${fmt(p.level)}: optimization has stalled, and decaying the learning rate or changing the schedule is the usual next step.`,
+      description: `${c.name} has not improved beyond noise since ${pointLabel(c, p.lastImprovement)} (${pct(share)} of the run, ${p.length} points), staying near ${fmt(p.level)}: optimization has stalled, and decaying the learning rate or changing the schedule is the usual next step.`,
       evidence: [
         {
           rule_id: "TH-06",
           artifact: metricArtifact(c.name),
-          text: `The smoothed ${c.name} reached ${fmt(p.level)} (within ${fmt(p.delta)}) at step ${from} and improved no further over the following ${p.length} points.`,
+          text: `The smoothed ${c.name} reached ${fmt(p.level)} (within ${fmt(p.delta)}) at ${pointLabel(c, p.lastImprovement)} and improved no further over the following ${p.length} points.`,
           window: [from, to],
           observed: p.length,
           threshold: `≥ max(${MIN_EVALUATIONS}, 25 % of the run) points within max(1e-4 relative, 2σ̂/√w) of the final minimum`,

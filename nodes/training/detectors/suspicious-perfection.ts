@@ -1,6 +1,6 @@
 import type { Evidence, Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { curve } from "../curves.js";
+import { curve, pointLabel } from "../curves.js";
 import type { TrainingRun } from "../model.js";
 import { fmt, metricArtifact, pct, round, type TrainingDetector } from "./detector.js";
 
@@ -18,7 +18,7 @@ function detectSuspiciousPerfection(run: TrainingRun): Finding[] {
     const early = Math.max(1, Math.ceil(EARLY_SHARE * c.values.length));
     const i = c.values.subarray(0, early).findIndex((v) => v >= PERFECT);
     if (i < 0) continue;
-    evidence.push({ rule_id: "TH-19", artifact: metricArtifact(c.name), text: `${c.name} is ${fmt(c.values[i]!)} already at step ${c.steps[i]} (evaluation ${i + 1} of ${c.values.length}; the first ${pct(EARLY_SHARE)} are checked).`, window: [c.steps[i]!, c.steps[i]!], observed: round(c.values[i]!), threshold: PERFECT, n_points: c.values.length, values: { final: round(c.values[c.values.length - 1]!) } });
+    evidence.push({ rule_id: "TH-19", artifact: metricArtifact(c.name), text: `${c.name} is ${fmt(c.values[i]!)} already at ${pointLabel(c, i)} (evaluation ${i + 1} of ${c.values.length}; the first ${pct(EARLY_SHARE)} are checked).`, window: [c.steps[i]!, c.steps[i]!], observed: round(c.values[i]!), threshold: PERFECT, n_points: c.values.length, values: { final: round(c.values[c.values.length - 1]!) } });
   }
   const loss = curve(run, "val", "loss");
   if (loss) {
