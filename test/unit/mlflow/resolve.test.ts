@@ -21,8 +21,8 @@ beforeEach(async () => {
 });
 afterEach(() => rm(workspace, { recursive: true, force: true }));
 
-const resolve = (body: unknown, env?: Record<string, string>, fetch: typeof fetch = noNetwork) =>
-  resolveReferences(decodeAnalysisRequest(body, "req-1"), { settings: settings(env), signal: new AbortController().signal, workspace, logger, fetch, sleep: async () => undefined });
+const resolve = (body: unknown, env?: Record<string, string>, fetchImpl: typeof globalThis.fetch = noNetwork) =>
+  resolveReferences(decodeAnalysisRequest(body, "req-1"), { settings: settings(env), signal: new AbortController().signal, workspace, logger, fetch: fetchImpl, sleep: async () => undefined });
 
 describe("resolveReferences", () => {
   it("passes a context that names nothing on the server through untouched, without a network call", async () => {
