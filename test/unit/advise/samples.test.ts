@@ -8,7 +8,7 @@ import { analyzeRequest } from "../../../server/analyze-request.js";
 import { createServiceRuntime, type ServiceRuntime } from "../../../server/runtime.js";
 
 const known = new Set(loadCorpus().map((d) => d.id));
-const SAMPLES = new URL("../../../../shared/fixtures/samples/", import.meta.url);
+const SAMPLES = new URL("../../fixtures/samples/", import.meta.url);
 const ANALYZABLE = [
   "full-image-classification.json",
   "legacy-python-client.json",
