@@ -1,7 +1,8 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { seededRandom } from "./training-history.js";
 
-type Dtype = "F32" | "F16" | "BF16";
+export type GeneratedDtype = "F32" | "F16" | "BF16";
+type Dtype = GeneratedDtype;
 interface TensorPlan {
   name: string;
   dtype: Dtype;
@@ -57,10 +58,19 @@ export interface GeneratedSafetensors {
   tensors: number;
 }
 
+export interface SafetensorsLayout {
+  /** Model width d; a block holds about 32·d² bytes. */
+  width?: number;
+  /** Every tensor in this one type instead of the mix (to measure one decoder alone). */
+  dtype?: GeneratedDtype;
+}
+
 /** Writes a safetensors file of about `targetBytes` (layout per FORMATS.md §6.1) to `path`. */
-export function writeSafetensors(path: string, targetBytes: number, width = 1024): GeneratedSafetensors {
-  const perBlock = block(0, width).reduce((n, t) => n + bytesOf(t), 0);
-  const plan = Array.from({ length: Math.max(1, Math.round(targetBytes / perBlock)) }, (_, i) => block(i, width)).flat();
+export function writeSafetensors(path: string, targetBytes: number, layout: SafetensorsLayout = {}): GeneratedSafetensors {
+  const width = layout.width ?? 1024;
+  const blockOf = (i: number) => block(i, width).map((t) => (layout.dtype ? { ...t, dtype: layout.dtype } : t));
+  const perBlock = blockOf(0).reduce((n, t) => n + bytesOf(t), 0);
+  const plan = Array.from({ length: Math.max(1, Math.round(targetBytes / perBlock)) }, (_, i) => blockOf(i)).flat();
   const header: Record<string, unknown> = { __metadata__: { format: "pt", source: "npm run bench" } };
   let offset = 0;
   for (const t of plan) {
@@ -89,6 +99,9 @@ export function writeSafetensors(path: string, targetBytes: number, width = 1024
         shift++;
       }
     }
+    // Written back before anyone reads it: a scan timed against the kernel still flushing dirty pages is not the
+    // scan's time.
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

@@ -47,7 +47,7 @@ export async function benchCheckpointScan(profile: BenchProfile): Promise<BenchR
   try {
     const file = join(dir, "model.safetensors");
     const generated = writeSafetensors(file, profile.checkpointBytes);
-    const ours = await runWorker<ScanRun>(join(ROOT, "bench/workers/checkpoint-scan.ts"), [file, String(profile.checkpointScans)], {
+    const ours = await runWorker<ScanRun>(join(ROOT, "bench/workers/checkpoint-scan.ts"), [file, String(profile.checkpointScans), String(Math.round(profile.checkpointBytes / 4))], {
       cwd: ROOT,
       env: childEnv({}),
       logFile: join(OUT_DIR, "checkpoint-scan.log"),
@@ -77,6 +77,7 @@ export async function benchCheckpointScan(profile: BenchProfile): Promise<BenchR
       note: notes.join(" "),
       rows: [
         { metric: "scan throughput", value: gbps, unit: "GB/s", baseline: numpyGbps, ratio: ratioOf(gbps, numpyGbps), target: `≥ ${TARGET_GBPS} GB/s`, met: gbps >= TARGET_GBPS },
+        ...Object.entries(ours.gbpsByDtype).map(([dtype, v]) => ({ metric: `scan throughput, ${dtype} tensors only`, value: v, unit: "GB/s" })),
         { metric: "scan time", value: median(ours.scanMs), unit: "ms", baseline: typeof numpy === "string" ? null : median(numpy.map((r) => r.seconds * 1000)) },
         { metric: "peak RSS", value: ours.peakRssBytes / MB, unit: "MB", baseline: numpyRss === null ? null : numpyRss / MB, ratio: ratioOf(ours.peakRssBytes, numpyRss) },
         { metric: "peak RSS growth over the idle worker", value: growth / MB, unit: "MB", target: "≤ 256 MB", met: growth <= MAX_RSS_GROWTH },

@@ -1,15 +1,17 @@
 // Worker for checkpoint_scan: scans a safetensors file with the service's scanner in a process of its own, so
-// the peak RSS it reports is the scan's. argv: <file> <repeats>. Sends one ScanRun over IPC.
+// the peak RSS it reports is the scan's, then scans one file per dtype (written beside it) to show each decoder's
+// throughput. argv: <file> <repeats> <bytes per dtype file>. Sends one ScanRun over IPC.
 import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { scanCheckpointFile } from "../../nodes/checkpoint/file/scan.js";
-import { writeSafetensors } from "../data/safetensors-file.js";
+import { type GeneratedDtype, type SafetensorsLayout, writeSafetensors } from "../data/safetensors-file.js";
 import { since } from "../lib/stats.js";
 
 export interface ScanRun {
   bytes: number;
   scanMs: number[];
+  /** Throughput (GB/s) on a file holding only this dtype. */
+  gbpsByDtype: Partial<Record<GeneratedDtype, number>>;
   idleRssBytes: number;
   peakRssBytes: number;
   tensors: number;
@@ -20,15 +22,24 @@ export interface ScanRun {
 }
 
 const peakRss = () => process.resourceUsage().maxRSS * 1024;
-const [file, repeatsArg] = process.argv.slice(2);
+const [file, repeatsArg, dtypeBytesArg] = process.argv.slice(2);
 const repeats = Number(repeatsArg);
-if (!file || !(repeats > 0)) throw new Error("usage: checkpoint-scan.ts <file> <repeats>");
+const dtypeBytes = Number(dtypeBytesArg);
+if (!file || !(repeats > 0) || !(dtypeBytes > 0)) throw new Error("usage: checkpoint-scan.ts <file> <repeats> <bytes per dtype file>");
+
+/** Scans a throw-away file beside the measured one and returns how long it took. */
+async function scanTemporary(name: string, bytes: number, layout: SafetensorsLayout): Promise<{ ms: number; bytes: number }> {
+  const path = join(dirname(file!), name);
+  const written = writeSafetensors(path, bytes, layout);
+  const started = performance.now();
+  await scanCheckpointFile(path);
+  const ms = since(started);
+  rmSync(path);
+  return { ms, bytes: written.bytes };
+}
 
 // Warm the scanner (JIT) on a small file of the same layout before anything is measured.
-const small = join(dirname(file), "warmup.safetensors");
-writeSafetensors(small, 16 * 1024 ** 2, 256);
-await scanCheckpointFile(small);
-rmSync(small);
+await scanTemporary("warmup.safetensors", 16 * 1024 ** 2, { width: 256 });
 const idleRssBytes = peakRss();
 
 const scanMs: number[] = [];
@@ -38,12 +49,19 @@ for (let i = 0; i < repeats; i++) {
   last = await scanCheckpointFile(file);
   scanMs.push(since(started));
 }
+const peakRssBytes = peakRss();
+const gbpsByDtype: ScanRun["gbpsByDtype"] = {};
+for (const dtype of ["F32", "BF16", "F16"] as const) {
+  const { ms, bytes } = await scanTemporary(`${dtype}.safetensors`, dtypeBytes, { dtype });
+  gbpsByDtype[dtype] = bytes / 1e9 / (ms / 1000);
+}
 const tensors = last!.tensors;
 const run: ScanRun = {
   bytes: last!.fileSize,
   scanMs,
+  gbpsByDtype,
   idleRssBytes,
-  peakRssBytes: peakRss(),
+  peakRssBytes,
   tensors: tensors.length,
   tensorsWithStats: tensors.filter((t) => t.stats !== null).length,
   nanCount: tensors.reduce((n, t) => n + (t.stats?.nanCount ?? 0), 0),

@@ -37,7 +37,7 @@ describe("bench safetensors file", () => {
 
   it("is a valid safetensors file the scanner reads whole, in F32, BF16 and F16", async () => {
     const file = join(dir, "model.safetensors");
-    const generated = writeSafetensors(file, 2 * 1024 ** 2, 64);
+    const generated = writeSafetensors(file, 2 * 1024 ** 2, { width: 64 });
     expect(statSync(file).size).toBe(generated.bytes);
     const scan = await scanCheckpointFile(file);
     expect(scan.format).toBe("safetensors");
@@ -50,5 +50,13 @@ describe("bench safetensors file", () => {
       expect(t.stats!.std!).toBeGreaterThan(0.01);
       expect(t.stats!.std!).toBeLessThan(0.05);
     }
+  });
+
+  it("can hold one dtype only", async () => {
+    const file = join(dir, "bf16.safetensors");
+    writeSafetensors(file, 1024 ** 2, { width: 64, dtype: "BF16" });
+    const scan = await scanCheckpointFile(file);
+    expect(scan.issues).toEqual([]);
+    expect(new Set(scan.tensors.map((t) => t.dtype))).toEqual(new Set(["BF16"]));
   });
 });
