@@ -1,5 +1,5 @@
 import type { MetricSeries, Split, TrainingRun } from "./model.js";
-import { noiseSigma } from "./stats.js";
+import { countNonFinite, noiseSigma } from "./stats.js";
 
 /** Per-step detail (spikes, clipping) or one point per evaluation/epoch (trends). */
 export type Resolution = "fine" | "coarse";
@@ -37,6 +37,30 @@ export function pickSeries(run: TrainingRun, split: Split, quantity: string, res
   return undefined;
 }
 
+/** A curve whose σ̂ is computed on first use (many per-step users never need it); fields stay plain data. */
+class FiniteCurve implements Curve {
+  readonly steps: Float64Array;
+  readonly values: Float64Array;
+  readonly epochs: Float64Array | null;
+  readonly perPoint: number;
+  private sigma: number | undefined;
+
+  constructor(
+    readonly name: string,
+    points: Points,
+    readonly logged: number,
+  ) {
+    this.steps = points.steps;
+    this.values = points.values;
+    this.epochs = points.epochs;
+    this.perPoint = logged / Math.max(1, points.values.length);
+  }
+
+  get noise(): number {
+    return (this.sigma ??= noiseSigma(this.values));
+  }
+}
+
 const cache = new WeakMap<MetricSeries, Map<Resolution, Curve>>();
 
 /** The finite points of a series (binned for "coarse"); cached per series. */
@@ -47,19 +71,7 @@ export function curveOf(series: MetricSeries, resolution: Resolution = "coarse")
   if (hit) return hit;
   const finite = finitePoints(series);
   const binned = resolution === "coarse" && finite.values.length > MAX_COARSE ? binMeans(finite.steps, finite.values, MAX_COARSE, finite.epochs) : finite;
-  let noise: number | undefined;
-  const curve: Curve = {
-    name: series.name,
-    steps: binned.steps,
-    values: binned.values,
-    epochs: binned.epochs,
-    perPoint: finite.values.length / Math.max(1, binned.values.length),
-    logged: finite.values.length,
-    // Lazy: many per-step users never need it.
-    get noise() {
-      return (noise ??= noiseSigma(binned.values));
-    },
-  };
+  const curve = new FiniteCurve(series.name, binned, finite.values.length);
   byRes.set(resolution, curve);
   return curve;
 }
@@ -80,8 +92,7 @@ interface Points {
 }
 
 function finitePoints(s: MetricSeries): Points {
-  let n = 0;
-  for (const v of s.values) if (Number.isFinite(v)) n++;
+  const n = s.values.length - countNonFinite(s.values);
   if (n === s.values.length) return { steps: s.steps, values: s.values, epochs: s.epochs };
   const out: Points = { steps: new Float64Array(n), values: new Float64Array(n), epochs: s.epochs ? new Float64Array(n) : null };
   let j = 0;
@@ -118,7 +129,7 @@ export function pointLabel(c: Curve, i: number): string {
 }
 
 /** Value of a curve at a step: linear interpolation between neighbours, clamped at the ends. */
-export function valueAt(c: Curve, step: number): number {
+export function valueAt(c: Pick<Curve, "steps" | "values">, step: number): number {
   const { steps, values } = c;
   if (step <= steps[0]!) return values[0]!;
   if (step >= steps[steps.length - 1]!) return values[values.length - 1]!;

@@ -3,6 +3,7 @@ import { curveOf } from "./curves.js";
 import { lttbIndices } from "./downsample.js";
 import type { MetricSeries, TrainingRun } from "./model.js";
 import { round } from "./detectors/detector.js";
+import { argExtreme, countNonFinite } from "./stats.js";
 
 /** Bounds that keep the digest the same size whatever the history length. */
 const MAX_SERIES = 16;
@@ -21,15 +22,10 @@ function priority(s: MetricSeries): number {
 
 function seriesDigest(s: MetricSeries) {
   const c = curveOf(s, "fine");
-  let nonfinite = 0;
-  for (const v of s.values) if (!Number.isFinite(v)) nonfinite++;
+  const nonfinite = countNonFinite(s.values);
   const point = (i: number) => [s.steps[i]!, round(s.values[i]!)] as const;
-  let lo = 0;
-  let hi = 0;
-  for (let i = 1; i < c.values.length; i++) {
-    if (c.values[i]! < c.values[lo]!) lo = i;
-    if (c.values[i]! > c.values[hi]!) hi = i;
-  }
+  const lo = argExtreme(c.values, "min");
+  const hi = argExtreme(c.values, "max");
   const shape = c.values.length > 0 ? lttbIndices(c.steps, c.values, POINTS_PER_SERIES).map((i) => [c.steps[i]!, round(c.values[i]!)]) : [];
   return {
     name: s.name,

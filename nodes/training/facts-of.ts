@@ -23,9 +23,10 @@ function bestIndex(s: MetricSeries, goal: "min" | "max"): number {
   return best;
 }
 
-function lastOf(values: Iterable<number>): number | null {
+/** The largest finite value, or null when there is none. */
+function largestFinite(values: ArrayLike<number>): number | null {
   let max = Number.NEGATIVE_INFINITY;
-  for (const v of values) if (Number.isFinite(v) && v > max) max = v;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!) && values[i]! > max) max = values[i]!;
   return Number.isFinite(max) ? max : null;
 }
 
@@ -43,8 +44,8 @@ export function trainingFacts(run: TrainingRun): TrainingFacts {
     metrics: [...new Set(all.map((s) => baseName(s.name)))].sort(),
     n_points: all.reduce((n, s) => n + s.values.length, 0),
     val_quantities: [...new Set(all.filter((s) => s.split === "val").map((s) => s.quantity))].sort(),
-    last_step: lastOf(all.map((s) => s.steps[s.steps.length - 1]!)),
-    last_epoch: lastOf(all.flatMap((s) => (s.epochs ? [lastOf(s.epochs) ?? Number.NaN] : []))),
+    last_step: largestFinite(all.map((s) => s.steps[s.steps.length - 1]!)),
+    last_epoch: largestFinite(all.flatMap((s) => (s.epochs ? [largestFinite(s.epochs) ?? Number.NaN] : []))),
     best_val_step: best && i >= 0 ? best.steps[i]! : null,
     best_val_epoch: best?.epochs && i >= 0 && Number.isFinite(best.epochs[i]!) ? best.epochs[i]! : null,
     best_val_loss: valLoss && i >= 0 ? valLoss.values[i]! : null,

@@ -15,7 +15,7 @@ export interface Progress {
 }
 
 /** Improvement of a loss between the mean of its first and last w points (w = max(3, 5 %)); null under 6 points. */
-export function lossProgress(c: Curve): Progress | null {
+export function lossProgress(c: Pick<Curve, "steps" | "values" | "noise">): Progress | null {
   const n = c.values.length;
   if (n < 6) return null;
   const w = Math.min(smoothingWindow(n), Math.floor(n / 2));

@@ -10,7 +10,7 @@ function perBatch(s: MetricSeries): boolean {
   if (s.aggregation) return s.aggregation === "step";
   if (s.epochs) {
     const epochs = new Set<number>();
-    for (const e of s.epochs) if (Number.isFinite(e)) epochs.add(Math.floor(e));
+    for (let i = 0; i < s.epochs.length; i++) if (Number.isFinite(s.epochs[i]!)) epochs.add(Math.floor(s.epochs[i]!));
     return s.values.length > 1.5 * Math.max(1, epochs.size);
   }
   return s.values.length >= 100;

@@ -24,7 +24,8 @@ interface Issue {
 function isCyclic(lr: Curve, peak: number): boolean {
   let peaks = 0;
   let armed = true;
-  for (const v of lr.values) {
+  for (let i = 0; i < lr.values.length; i++) {
+    const v = lr.values[i]!;
     if (armed && v >= 0.9 * peak) {
       peaks++;
       armed = false;

@@ -15,7 +15,8 @@ function detectOverClipping(run: TrainingRun): Finding[] {
   const g = curve(run, "none", "grad_norm", "fine");
   if (clip === null || !g || g.values.length < 20) return [];
   let clipped = 0;
-  for (const v of g.values) if (v >= clip * (1 - 1e-6)) clipped++;
+  const limit = clip * (1 - 1e-6);
+  for (let i = 0; i < g.values.length; i++) if (g.values[i]! >= limit) clipped++;
   const share = clipped / g.values.length;
   if (share <= AGGRESSIVE) return [];
   return [

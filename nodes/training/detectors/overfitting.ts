@@ -57,7 +57,7 @@ export function findOverfitting(run: TrainingRun): Overfitting | null {
   let trainAtEnd: number | null = null;
   if (train && train.values.length >= 3) {
     const tw = smoothingWindow(train.values.length);
-    const smooth = { ...train, values: movingAverage(train.values, tw) };
+    const smooth = { steps: train.steps, values: movingAverage(train.values, tw) };
     trainAtBest = valueAt(smooth, val.steps[bestIndex]!);
     trainAtEnd = valueAt(smooth, val.steps[n - 1]!);
     if (!(trainAtEnd < trainAtBest - train.noise / Math.sqrt(tw))) return null;

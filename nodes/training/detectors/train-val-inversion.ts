@@ -21,7 +21,7 @@ interface Inversion {
 
 /** Train values at the validation steps, from the smoothed train curve. */
 function trainAt(train: Curve, val: Curve): Float64Array {
-  const smooth = { ...train, values: movingAverage(train.values, smoothingWindow(train.values.length)) };
+  const smooth = { steps: train.steps, values: movingAverage(train.values, smoothingWindow(train.values.length)) };
   return val.steps.map((s) => valueAt(smooth, s));
 }
 

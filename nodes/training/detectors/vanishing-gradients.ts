@@ -17,7 +17,7 @@ const TINY_NORM = 1e-7;
 function lossStalled(run: TrainingRun): boolean {
   const c = curve(run, "train", "loss");
   if (!c) return false;
-  const half = { ...c, steps: c.steps.subarray(c.steps.length >> 1), values: c.values.subarray(c.values.length >> 1) };
+  const half = { steps: c.steps.subarray(c.steps.length >> 1), values: c.values.subarray(c.values.length >> 1), noise: c.noise };
   const p = lossProgress(half);
   return (p !== null && p.relative < MIN_IMPROVEMENT) || findPlateau(c) !== null;
 }
