@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join } from "node:path";
 
 /** Every workspace directory starts with this, so leftovers are easy to spot (and tests can look for them). */
 export const WORKSPACE_PREFIX = "ml-diagnosis-ws-";
@@ -30,14 +30,4 @@ export async function withWorkspace<T>(fn: (workspace: Workspace) => Promise<T>,
   } finally {
     await workspace.dispose();
   }
-}
-
-/** `dir/rel` for a server-given relative path; refuses anything that would land outside `dir`. */
-export function pathInside(dir: string, rel: string): string {
-  const target = resolve(dir, rel.replace(/^\/+/, ""));
-  const back = relative(dir, target);
-  if (back === "" || back.startsWith(`..${sep}`) || back === ".." || isAbsolute(back)) {
-    throw new Error(`artifact path '${rel}' would leave the workspace`);
-  }
-  return target;
 }

@@ -1,7 +1,10 @@
+import { checkpointDownloadPath } from "../../nodes/checkpoint/paths.js";
+import { formatBytes } from "./budget.js";
 import { type CheckpointCandidate, parseAliases } from "./build/checkpoint.js";
 import type { MlflowClient } from "./client.js";
 import { basename, dirnameOf } from "./discover.js";
 import { readDocuments } from "./documents.js";
+import { saveFile } from "./files.js";
 import type { SourcedFile } from "./inventory.js";
 import { inModelDir } from "./select.js";
 
@@ -18,4 +21,11 @@ export async function checkpointCandidates(client: MlflowClient, files: readonly
   const docs = await readDocuments(client.http, aliasFiles);
   const aliases = new Map(docs.map((d, i) => [dirKey(aliasFiles[i]!), parseAliases(d.text)]));
   return weights.map((w) => ({ ...w, inModelDir: inModelDir(files, w), aliases: aliases.get(dirKey(w)) ?? [] }));
+}
+
+/** Streams the chosen weights to where the checkpoint analyzer looks for the file its URI names. */
+export async function downloadCheckpoint(client: MlflowClient, chosen: CheckpointCandidate, workspace: string, progress: (m: string) => void): Promise<void> {
+  const size = chosen.file.file_size !== undefined ? ` (${formatBytes(chosen.file.file_size)})` : "";
+  progress(`downloading checkpoint ${chosen.uri}${size}`);
+  await saveFile(client.http, chosen.source, chosen.file, checkpointDownloadPath(workspace, chosen.uri));
 }

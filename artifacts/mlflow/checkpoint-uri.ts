@@ -1,10 +1,7 @@
-import { checkpointDownloadPath } from "../../nodes/checkpoint/paths.js";
-import { formatBytes } from "./budget.js";
 import { rankCheckpoints } from "./build/checkpoint.js";
-import { checkpointCandidates } from "./candidates.js";
+import { checkpointCandidates, downloadCheckpoint } from "./candidates.js";
 import { type MlflowClient, proxiedRoot } from "./client.js";
 import { MlflowError } from "./errors.js";
-import { saveFile } from "./files.js";
 import { modelFiles, type SourcedFile, takeInventory, walkSourced } from "./inventory.js";
 import { parseRunsUri } from "./locate.js";
 
@@ -21,9 +18,7 @@ export async function fetchCheckpointUri(client: MlflowClient, uri: string, work
   const files = await filesOf(client, uri, MAX_HOPS);
   const [chosen] = rankCheckpoints(await checkpointCandidates(client, files));
   if (!chosen) throw new MlflowError("MLFLOW_NOT_FOUND", `model_checkpoint_artifacts.checkpoint_path: no weights file (.safetensors, .ckpt, .pt, .pth, .bin) under ${uri}`);
-  progress(`downloading checkpoint ${chosen.uri}${chosen.file.file_size !== undefined ? ` (${formatBytes(chosen.file.file_size)})` : ""}`);
-  const target = checkpointDownloadPath(workspace, chosen.uri);
-  await saveFile(client.http, chosen.source, chosen.file, workspace, target.slice(workspace.length + 1));
+  await downloadCheckpoint(client, chosen, workspace, progress);
   return chosen.uri;
 }
 

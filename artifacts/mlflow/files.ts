@@ -1,6 +1,5 @@
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
-import { pathInside } from "../workspace.js";
 import type { ArtifactSource } from "./client.js";
 import { MlflowError } from "./errors.js";
 import type { FileInfo } from "./schemas.js";
@@ -51,17 +50,12 @@ export async function readDocument(http: MlflowTransport, source: ArtifactSource
 }
 
 /**
- * Streams a file into the workspace under the per-file and per-request caps. Bytes go to `<name>.part`, renamed
- * only when complete, and the part file is removed on any failure, so no half file survives.
+ * Streams a file to `target` (a path the caller made inside the workspace) under the per-file and per-request
+ * caps. Bytes go to `<target>.part`, renamed only when complete, and the part file is removed on any failure,
+ * so no half file survives.
  */
-export async function saveFile(http: MlflowTransport, source: ArtifactSource, file: FileInfo, workspace: string, rel: string): Promise<string> {
+export async function saveFile(http: MlflowTransport, source: ArtifactSource, file: FileInfo, target: string): Promise<string> {
   const what = `${source.label}: '${file.path}'`;
-  let target: string;
-  try {
-    target = pathInside(workspace, rel);
-  } catch (err) {
-    throw new MlflowError("MLFLOW_BAD_RESPONSE", `${what}: ${(err as Error).message}`);
-  }
   const cap = http.budget.fileCap;
   http.budget.admit(file.file_size, what, cap);
   await mkdir(dirname(target), { recursive: true });

@@ -1,9 +1,8 @@
-import { checkpointDownloadPath } from "../../nodes/checkpoint/paths.js";
 import { isRecord } from "../../nodes/dataset/values.js";
 import { type ArtifactInput, type ArtifactKind, REQUEST_FIELD_BY_KIND } from "../context.js";
 import { formatBytes } from "./budget.js";
 import { buildCheckpoint, rankCheckpoints } from "./build/checkpoint.js";
-import { checkpointCandidates } from "./candidates.js";
+import { checkpointCandidates, downloadCheckpoint } from "./candidates.js";
 import { buildChecks } from "./build/checks.js";
 import { buildDataset } from "./build/dataset.js";
 import { type SniffedDocument, sniffAll } from "./build/sniffed.js";
@@ -11,7 +10,6 @@ import { buildTraining, csvFormat, isKerasCsvLog, type MetricsSource } from "./b
 import type { MlflowClient } from "./client.js";
 import { type PulledDocument, readDocuments } from "./documents.js";
 import { MlflowError } from "./errors.js";
-import { saveFile } from "./files.js";
 import { describeInventory, type SourcedFile, takeInventory } from "./inventory.js";
 import type { LocatedRun } from "./locate.js";
 import { mapSettled } from "./map-settled.js";
@@ -125,9 +123,7 @@ async function checkpoint(
   const base = isRecord(baseDoc) ? baseDoc : null;
   const [chosen, ...others] = rankCheckpoints(await checkpointCandidates(client, files));
   if (!chosen) return base;
-  const target = checkpointDownloadPath(options.workspace, chosen.uri);
-  options.progress(`downloading checkpoint ${chosen.uri}${chosen.file.file_size !== undefined ? ` (${formatBytes(chosen.file.file_size)})` : ""}`);
-  await saveFile(client.http, chosen.source, chosen.file, options.workspace, target.slice(options.workspace.length + 1));
+  await downloadCheckpoint(client, chosen, options.workspace, options.progress);
   const sidecars = await readDocuments(client.http, checkpointSidecars(files, chosen));
   return buildCheckpoint({ chosen, sidecars, base, others });
 }
