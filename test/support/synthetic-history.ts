@@ -41,16 +41,8 @@ export interface Draft {
   after: Array<(h: NoisyHistory) => void>;
 }
 
-/** The logged values, noise included. */
-export interface NoisyHistory {
-  trainLoss: number[];
-  valLoss: number[];
-  trainAcc: number[] | null;
-  valAcc: number[] | null;
-  lr: number[];
-  grad: number[] | null;
-  lossScale: number[] | null;
-}
+/** The logged values, noise included: the same signals as a draft. */
+export type NoisyHistory = Pick<Draft, "trainLoss" | "valLoss" | "trainAcc" | "valAcc" | "lr" | "grad" | "lossScale">;
 
 /** Shape of a decreasing loss: fast exponential part plus a slow power-law tail, 1 at u = 0. */
 export function decay(u: number, tauFast: number, tauSlow: number, fastShare: number): number {
