@@ -72,11 +72,14 @@ export async function resolveReferences(context: AnalysisContext, options: Resol
     if (kinds.size === 0) {
       log.info("mlflow reference ignored: every artifact kind was sent inline");
     } else {
+      // The version only labels progress and logs; a server or proxy without /version is fine.
+      const version = client.version().catch(() => "unknown");
       const located = await locateRun(client, context.mlflow, context.datasetName);
-      progress(`found run ${located.run.info.run_id} (${located.how})`);
+      progress(`found run ${located.run.info.run_id} (${located.how}) on MLflow ${await version}`);
       const pulled = await pullRun(client, located, { kinds, workspace: options.workspace, progress });
       artifacts.push(...pulled);
       log.info("pulled artifacts from the tracking server", {
+        mlflow_version: await version,
         run_id: located.run.info.run_id,
         kinds: pulled.map((a) => a.kind),
         bytes: client.http.budget.total,

@@ -38,7 +38,8 @@ export async function pullRun(client: MlflowClient, located: LocatedRun, options
   const files = await takeInventory(client, located);
   options.progress(`run ${run.info.run_id}${run.info.run_name ? ` (${run.info.run_name})` : ""}: ${describeInventory(files)}`);
 
-  const toRead = [...(wants("training") || wants("checks") || wants("dataset") || wants("checkpoint") ? documentFiles(files) : []), ...(wants("training") ? trainingFiles(files) : [])];
+  // Any document may hold any kind (a request-field file, a report, statistics), so they are read whatever is wanted.
+  const toRead = [...documentFiles(files), ...(wants("training") ? trainingFiles(files) : [])];
   const docs = await readDocuments(client.http, toRead);
   if (docs.length > 0) options.progress(`read ${docs.length} document(s), ${formatBytes(docs.reduce((n, d) => n + d.size, 0))}`);
   const sniffed = sniffAll(docs);

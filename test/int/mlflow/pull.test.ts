@@ -173,7 +173,13 @@ describe.skipIf(releases.length === 0).each(releases)("pulling runs from MLflow 
     const res = await postForEvents(`${svc.url}/v1/analyse`, JSON.stringify({ mlflow: { run_id: runs["llm-finetune-hf"] } }));
     const events = await readSse(res);
     const pulls = events.filter((e) => e.event === "progress" && e.data.node === "mlflow").map((e) => e.data.message as string);
-    expect(pulls).toEqual(expect.arrayContaining([expect.stringMatching(/^downloading checkpoint (runs|models):\//), expect.stringMatching(/^pulled .*checkpoint/)]));
+    expect(pulls).toEqual(
+      expect.arrayContaining([
+        `found run ${runs["llm-finetune-hf"]} (run_id ${runs["llm-finetune-hf"]}) on MLflow ${release.version}`,
+        expect.stringMatching(/^downloading checkpoint (runs|models):\//),
+        expect.stringMatching(/^pulled .*checkpoint/),
+      ]),
+    );
     expect(events.at(-1)?.event).toBe("result");
   });
 
