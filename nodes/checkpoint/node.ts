@@ -10,12 +10,22 @@ import { numberOr } from "./metadata.js";
 import { parseCheckpointArtifact } from "./parse.js";
 import type { CheckpointInfo } from "./table.js";
 
+/** The step in a Hugging Face Trainer checkpoint's name (`…/checkpoint-3000`), its only record of the step. */
+export function stepFromCheckpointName(...names: unknown[]): number | null {
+  for (const name of names) {
+    const match = typeof name === "string" ? /(?:^|[/\\])checkpoint-(\d+)(?:[/\\]|$)/.exec(name) : null;
+    if (match) return Number(match[1]);
+  }
+  return null;
+}
+
 function checkpointFacts(info: CheckpointInfo): CheckpointFacts {
   const dangerous = info.pickles.flatMap((p) => p.globals.filter((g) => g.safety === "dangerous").map((g) => `${g.module}.${g.name}`));
   return {
     format: info.format,
     epoch: info.lightning?.epoch ?? numberOr(info.metadata.epoch),
-    global_step: info.lightning?.globalStep ?? numberOr(info.metadata.global_step),
+    global_step:
+      info.lightning?.globalStep ?? numberOr(info.metadata.global_step) ?? stepFromCheckpointName(info.metadata.checkpoint_name, info.path),
     num_parameters: info.declaredParameters ?? countParameters(info),
     head_classes: classifierHead(info)?.shape?.[0] ?? configuredClasses(info.config)?.[1] ?? null,
     has_optimizer_state: info.hasOptimizerState,

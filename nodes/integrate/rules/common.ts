@@ -23,9 +23,10 @@ export interface CrossFindingInput {
 export function crossFinding(input: CrossFindingInput): Finding {
   const inputs = input.basedOn.filter((f): f is Finding => f !== undefined);
   const strongest = Math.max(input.baseConfidence ?? 0, ...inputs.map((f) => f.confidence));
+  // The rule's own comparison first (summaries quote the first evidence), then what it combined.
   const evidence: Evidence[] = [
-    ...inputs.flatMap((f) => f.evidence.slice(0, 2).map((e) => ({ ...e, rule_id: `${input.rule}<${e.rule_id}` }))),
     ...(input.evidence ?? []).map((e) => ({ ...e, rule_id: input.rule })),
+    ...inputs.flatMap((f) => f.evidence.slice(0, 2).map((e) => ({ ...e, rule_id: `${input.rule}<${e.rule_id}` }))),
   ];
   return detectorFinding({
     id: `cross.${input.name}`,
