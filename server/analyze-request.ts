@@ -3,6 +3,7 @@ import { RequestDecodeError, decodeAnalysisRequest } from "../artifacts/request.
 import { needsTrackingServer, resolveReferences } from "../artifacts/resolve.js";
 import { createWorkspace } from "../artifacts/workspace.js";
 import type { Logger } from "../config/logger.js";
+import { resolveCheckpointPath } from "../nodes/checkpoint/paths.js";
 import type { AnalysisDeps } from "../graph/context.js";
 import { createLimiter } from "../graph/limiter.js";
 import type { AnalysisResponse } from "../graph/response.js";
@@ -31,6 +32,17 @@ function requireSomethingToAnalyze(context: AnalysisContext, settings: ServiceRu
   );
 }
 
+/**
+ * Checks every inline checkpoint_path against SERVICE_ARTIFACT_ROOTS before anything runs, so a path outside the
+ * roots (or escaping them through `..` or a symlink) is a 400 naming the rule, never a read.
+ */
+async function checkCheckpointPaths(context: AnalysisContext, roots: readonly string[]): Promise<void> {
+  for (const artifact of context.artifacts) {
+    const path = artifact.payload.checkpoint_path;
+    if (artifact.kind === "checkpoint" && typeof path === "string") await resolveCheckpointPath(path, roots);
+  }
+}
+
 /** The deps of one analysis over the runtime (also what graph/langgraph-entry.ts binds for the LangGraph CLI). */
 export function analysisDeps(runtime: ServiceRuntime, logger: Logger): AnalysisDeps {
   const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
@@ -49,6 +61,7 @@ export function analysisDeps(runtime: ServiceRuntime, logger: Logger): AnalysisD
 export async function analyzeRequest(runtime: ServiceRuntime, body: unknown, options: AnalyzeOptions): Promise<AnalysisResponse> {
   const decoded = decodeAnalysisRequest(body, options.requestId);
   requireSomethingToAnalyze(decoded, runtime.settings);
+  await checkCheckpointPaths(decoded, runtime.settings.SERVICE_ARTIFACT_ROOTS);
   const emit = options.onEvent ?? (() => {});
   emit({ type: "run_started", request_id: options.requestId, artifacts: decoded.artifacts.map((a) => a.field) });
   // Pulled artifacts live in a per-request workspace, removed whatever happens (error, time-out, disconnect).

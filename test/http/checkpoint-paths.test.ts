@@ -1,0 +1,71 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postJson, type RunningService, startService } from "../support/http-service.js";
+
+const fixture = new URL("../fixtures/checkpoint/safetensors/benign-mlp.safetensors", import.meta.url).pathname;
+const hostile = new URL("../fixtures/checkpoint/pickle/process-os-system.pkl", import.meta.url).pathname;
+
+describe("checkpoint_path on the HTTP API", () => {
+  let root: string;
+  let outside: string;
+  let svc: RunningService;
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "ckpt-root-"));
+    outside = mkdtempSync(join(tmpdir(), "ckpt-outside-"));
+    mkdirSync(join(root, "run1"));
+    copyFileSync(fixture, join(root, "run1", "model.safetensors"));
+    copyFileSync(hostile, join(root, "run1", "weights.pt"));
+    copyFileSync(fixture, join(outside, "secret.safetensors"));
+    symlinkSync(join(outside, "secret.safetensors"), join(root, "run1", "link.safetensors"));
+    svc = await startService({ SERVICE_ARTIFACT_ROOTS: root });
+  });
+  afterAll(async () => {
+    await svc.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  const analyse = (checkpoint_path: string) => postJson(`${svc.url}/v1/analyse`, { model_checkpoint_artifacts: { checkpoint_path } });
+
+  it("scans a file under SERVICE_ARTIFACT_ROOTS", async () => {
+    const res = await analyse(join(root, "run1", "model.safetensors"));
+    expect(res.status).toBe(200);
+    const agent = res.json.agent_results.ModelCheckpointArtifactsAnalyzer;
+    expect(agent.error_message).toBeNull();
+    expect(agent.analyzed_artifacts.join(" ")).toMatch(/values scanned/);
+  });
+
+  it("reports a hostile pickle under the roots as critical without loading it", async () => {
+    const res = await analyse(join(root, "run1", "weights.pt"));
+    expect(res.status).toBe(200);
+    const unsafe = res.json.agent_results.ModelCheckpointArtifactsAnalyzer.findings.find((f: any) => f.id === "checkpoint.unsafe_pickle");
+    expect(unsafe.severity).toBe("critical");
+    expect(unsafe.description).toMatch(/os|posix/);
+  });
+
+  it.each([
+    ["outside the roots", () => join(outside, "secret.safetensors"), "OUTSIDE_ROOTS"],
+    ["escaping through ..", () => `${root}/run1/../../etc/passwd`, "DOT_DOT_SEGMENT"],
+    ["escaping through a symlink", () => join(root, "run1", "link.safetensors"), "SYMLINK_ESCAPE"],
+    ["relative", () => "run1/model.safetensors", "NOT_ABSOLUTE"],
+    ["another scheme", () => "s3://bucket/model.safetensors", "UNSUPPORTED_SCHEME"],
+  ])("refuses a path %s with a 400 naming the rule", async (_what, path, rule) => {
+    const res = await analyse(path());
+    expect(res.status).toBe(400);
+    expect(res.json.detail).toMatch(new RegExp(`^Error decoding request: model_checkpoint_artifacts\\.checkpoint_path: refused \\(${rule}\\)`));
+    expect(res.json.detail).not.toContain(root);
+  });
+
+  it("refuses every local path when no roots are configured", async () => {
+    const bare = await startService();
+    try {
+      const res = await postJson(`${bare.url}/v1/analyse`, { model_checkpoint_artifacts: { checkpoint_path: fixture } });
+      expect(res.status).toBe(400);
+      expect(res.json.detail).toMatch(/refused \(NO_ROOTS_CONFIGURED\)/);
+    } finally {
+      await bare.close();
+    }
+  });
+});
