@@ -1,4 +1,4 @@
-import { isRecord } from "../../nodes/dataset/values.js";
+import { isRecord } from "../json-values.js";
 import { type ArtifactInput, type ArtifactKind, REQUEST_FIELD_BY_KIND } from "../context.js";
 import { formatBytes } from "./budget.js";
 import { buildCheckpoint, rankCheckpoints } from "./build/checkpoint.js";

@@ -4,7 +4,7 @@ import { isGenericCheck } from "../../nodes/checks/parse/generic.js";
 import { isGreatExpectationsResult } from "../../nodes/checks/parse/great-expectations.js";
 import { isLegacySuiteMap } from "../../nodes/checks/parse/legacy-suite-map.js";
 import { isMlflowDataset } from "../../nodes/dataset/parse/mlflow.js";
-import { isRecord } from "../../nodes/dataset/values.js";
+import { isRecord } from "../json-values.js";
 import { isLongRows } from "../../nodes/training/parse/shapes.js";
 import { type ArtifactKind, REQUEST_FIELD_BY_KIND } from "../context.js";
 import { basename } from "./discover.js";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { normalizeDType } from "./file/dtypes.js";
 import type { LightningState } from "./file/lightning.js";
 import type { TensorRecord } from "./table.js";
+import { isRecord } from "../../artifacts/json-values.js";
 
 const num = z.number().nullish();
 
@@ -30,7 +31,6 @@ const TensorStatsSchema = z.looseObject({
 });
 export type ClientTensorStats = z.infer<typeof TensorStatsSchema>;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 const numberOr = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** `tensor_stats` when it has the documented shape, else null (a malformed block is ignored, not fatal). */

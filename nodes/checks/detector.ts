@@ -1,6 +1,6 @@
 import { type Evidence, type Finding, SEVERITIES, type Severity, severityRank } from "../../graph/result.js";
 import type { DetectorInfo } from "../catalog.js";
-import { clip, fmt } from "../dataset/values.js";
+import { clip, fmt } from "../../artifacts/json-values.js";
 import type { CheckCategory, CheckOutcome, ChecksReport, CheckTool } from "./model.js";
 
 /** A check-report detector: its catalog record and a pure function from the normalized report to findings. */

@@ -1,4 +1,4 @@
-import { clip } from "../dataset/values.js";
+import { clip } from "../../artifacts/json-values.js";
 import type { CheckOutcome, ChecksReport } from "./model.js";
 
 const MAX_OUTCOMES = 40;

@@ -1,4 +1,4 @@
-import { isRecord, type JsonRecord, toText } from "../dataset/values.js";
+import { isRecord, type JsonRecord, toText } from "../../artifacts/json-values.js";
 import type { ChecksReport, CheckTool, ReportSummary } from "./model.js";
 import { isDeepchecksResult, isDeepchecksSuite, readDeepchecksResult, readDeepchecksSuite } from "./parse/deepchecks.js";
 import { isEvidentlyReport, readEvidentlyReport } from "./parse/evidently.js";

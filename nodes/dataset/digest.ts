@@ -1,5 +1,5 @@
 import type { ColumnStats, DatasetStats } from "./model.js";
-import { clip, fmt } from "./values.js";
+import { clip, fmt } from "../../artifacts/json-values.js";
 
 const MAX_LABELS = 25;
 const MAX_COLUMNS = 25;

@@ -7,7 +7,7 @@ import { readCountShare } from "./parse/counts.js";
 import { isMlflowDataset, readMlflowDataset } from "./parse/mlflow.js";
 import { deriveTargetClasses } from "./parse/target.js";
 import { canonicalSplit } from "./splits.js";
-import { isRecord, type JsonRecord, toFinite, toText } from "./values.js";
+import { isRecord, type JsonRecord, toFinite, toText } from "../../artifacts/json-values.js";
 
 export type { DatasetStats } from "./model.js";
 

@@ -3,7 +3,7 @@ import type { DetectorInfo } from "../catalog.js";
 import { detectorFinding, scoreConfidence } from "../findings.js";
 import type { DatasetDetector } from "./detector.js";
 import type { CountShare, DatasetStats } from "./model.js";
-import { fmt, pct } from "./values.js";
+import { fmt, pct } from "../../artifacts/json-values.js";
 
 /** A two-band rule on a share: above `high` is the upper severity, above `low` the lower one. */
 export interface ShareBands {

@@ -4,7 +4,7 @@ import { channelShift } from "./detectors/covariate-shift.js";
 import { cramersV } from "./detectors/split-label-shift.js";
 import type { DatasetFacts } from "./facts.js";
 import type { DatasetStats } from "./model.js";
-import { toFinite } from "./values.js";
+import { toFinite } from "../../artifacts/json-values.js";
 
 /** Columns a finding's evidence names (`values.column`). */
 function columnsOf(findings: readonly Finding[], id: string): string[] {

@@ -2,13 +2,13 @@ import { z } from "zod";
 import { isAxisName } from "./names.js";
 import { readMetricValue } from "./parse/number.js";
 import { CONTENT_FORMATS, isLongRows, wideCellProblem } from "./parse/shapes.js";
+import { isRecord } from "../../artifacts/json-values.js";
 
 /** Issues reported per artifact at most; one bad array stops its own scan. */
 const MAX_ISSUES = 5;
 
 type Issues = { add(path: PropertyKey[], message: string): void; full(): boolean };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 const NOT_A_NUMBER = 'expected a number (or null, "NaN", "Infinity")';
 

@@ -1,4 +1,4 @@
-import { isRecord } from "../../../nodes/dataset/values.js";
+import { isRecord } from "../../json-values.js";
 import { type DatasetInput, keyValues } from "../schemas.js";
 import type { SniffedDocument } from "./sniffed.js";
 

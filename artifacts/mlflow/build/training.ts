@@ -1,4 +1,4 @@
-import { isRecord } from "../../../nodes/dataset/values.js";
+import { isRecord } from "../../json-values.js";
 import { basename, dirnameOf } from "../discover.js";
 import type { PulledDocument } from "../documents.js";
 import { keyValues, type Metric, type Run } from "../schemas.js";

@@ -2,6 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import { type DType, isDType, tensorBytes } from "./dtypes.js";
 import { readBytes } from "./range-reader.js";
 import type { IntegrityIssue, ScannedTensor } from "./scan-types.js";
+import { isRecord } from "../../../artifacts/json-values.js";
 
 /** safetensors' own cap on the JSON header (`MAX_HEADER_SIZE`), checked before the header is read. */
 export const MAX_SAFETENSORS_HEADER = 100_000_000;
@@ -29,7 +30,6 @@ export function looksLikeSafetensors(head: Uint8Array, fileSize: number, strict:
   return strict ? n >= 2 && n <= MAX_SAFETENSORS_HEADER && n + 8 <= fileSize : head[9] === 0x22;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Reads and checks the header; offsets must tile the data buffer exactly (FORMATS.md §6.1). */
 export async function readSafetensorsHeader(fh: FileHandle, fileSize: number, headerLength: number): Promise<SafetensorsHeader> {

@@ -1,6 +1,6 @@
 import type { Evidence } from "../../../graph/result.js";
 import { detectorFinding } from "../../findings.js";
-import { listNames } from "../../dataset/values.js";
+import { listNames } from "../../../artifacts/json-values.js";
 import { type ChecksDetector, checkLabel, outcomeEvidence } from "../detector.js";
 
 /**

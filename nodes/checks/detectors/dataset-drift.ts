@@ -1,5 +1,5 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { fmt } from "../../dataset/values.js";
+import { fmt } from "../../../artifacts/json-values.js";
 import { type ChecksDetector, checkLabel, flaggedOrOverDefault, leadOutcome, outcomeEvidence, severityByStatus } from "../detector.js";
 import type { CheckOutcome } from "../model.js";
 

@@ -1,6 +1,6 @@
 import type { Severity } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { fmt, listNames, pct } from "../../dataset/values.js";
+import { fmt, listNames, pct } from "../../../artifacts/json-values.js";
 import { type ChecksDetector, flagged, outcomeEvidence, worstSeverity } from "../detector.js";
 import type { CheckOutcome } from "../model.js";
 

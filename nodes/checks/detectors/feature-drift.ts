@@ -1,5 +1,5 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { fmt, listNames } from "../../dataset/values.js";
+import { fmt, listNames } from "../../../artifacts/json-values.js";
 import { type ChecksDetector, flagged, outcomeEvidence } from "../detector.js";
 import type { CheckDetail, ChecksReport } from "../model.js";
 

@@ -1,6 +1,6 @@
 import type { Severity } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { listNames } from "../../dataset/values.js";
+import { listNames } from "../../../artifacts/json-values.js";
 import { type ChecksDetector, checkLabel, flagged, lowerSeverity, outcomeEvidence, worstSeverity } from "../detector.js";
 import type { CheckOutcome } from "../model.js";
 import { normalizeCheckName } from "../parse/deepchecks-catalog.js";

@@ -1,7 +1,7 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type ChecksDetector, checkLabel, flaggedOrOverDefault, leadOutcome, outcomeEvidence, severityByStatus, verdictWord } from "../detector.js";
 import type { CheckOutcome } from "../model.js";
-import { fmt, pct } from "../../dataset/values.js";
+import { fmt, pct } from "../../../artifacts/json-values.js";
 
 /** Catalog defaults for leakage checks that ran without a condition: samples mix 5 %, single-feature PPS 0.8. */
 const SAMPLES_MIX_DEFAULT = 0.05;

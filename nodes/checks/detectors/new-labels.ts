@@ -1,5 +1,5 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { listNames, pct } from "../../dataset/values.js";
+import { listNames, pct } from "../../../artifacts/json-values.js";
 import { type ChecksDetector, checkLabel, flagged, flaggedNames, leadOutcome, outcomeEvidence, severityByStatus, verdictWord } from "../detector.js";
 
 /** DS-03 via a check: labels in test that train never had (Deepchecks NewLabelTrainTest / NewLabels) → high. */

@@ -1,5 +1,5 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { fmt } from "../../dataset/values.js";
+import { fmt } from "../../../artifacts/json-values.js";
 import { type ChecksDetector, checkLabel, flagged, leadOutcome, outcomeEvidence, severityByStatus, verdictWord } from "../detector.js";
 
 /** CR-05 (predictions): the model's prediction distribution differs between train and test (PredictionDrift ≥ 0.15) → high; WARN → medium. */

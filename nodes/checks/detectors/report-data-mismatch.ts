@@ -1,6 +1,6 @@
 import type { Evidence } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { fmt, listNames, pct } from "../../dataset/values.js";
+import { fmt, listNames, pct } from "../../../artifacts/json-values.js";
 import type { ChecksDetector } from "../detector.js";
 import type { ChecksReport, RowCount } from "../model.js";
 

@@ -1,7 +1,7 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type ChecksDetector, checkLabel, flagged, leadOutcome, outcomeEvidence, severityByStatus, verdictWord } from "../detector.js";
 import type { CheckDetail } from "../model.js";
-import { fmt } from "../../dataset/values.js";
+import { fmt } from "../../../artifacts/json-values.js";
 
 function detailText(d: CheckDetail): string {
   const trainPps = d.importance;

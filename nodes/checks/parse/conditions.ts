@@ -1,4 +1,4 @@
-import { toFinite } from "../../dataset/values.js";
+import { toFinite } from "../../../artifacts/json-values.js";
 
 const COMPARATOR =
   /(?:<=?|>=?|≤|≥|less(?: or equal)? (?:than|to)|greater(?: or equal)? (?:than|to)|more than|above|below|at most|at least|lower than|higher than|not greater than|not more than|exceed(?:s|ing)?)\s*(-?\d*\.?\d+(?:e-?\d+)?)\s*(%)?/i;

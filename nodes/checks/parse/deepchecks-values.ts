@@ -1,4 +1,4 @@
-import { decodeJsonString, isRecord, type JsonRecord, toFinite } from "../../dataset/values.js";
+import { decodeJsonString, isRecord, type JsonRecord, toFinite } from "../../../artifacts/json-values.js";
 import type { CheckCategory, CheckDetail } from "../model.js";
 import { driftThresholds, isCategoricalMethod, moreInfoDict, moreInfoScores } from "./conditions.js";
 

@@ -1,4 +1,4 @@
-import { clip, decodeJsonString, isRecord, type JsonRecord, toText } from "../../dataset/values.js";
+import { clip, decodeJsonString, isRecord, type JsonRecord, toText } from "../../../artifacts/json-values.js";
 import type { CheckOutcome, CheckStatus, RowCount } from "../model.js";
 import { conditionThreshold } from "./conditions.js";
 import { deepchecksCategory, normalizeCheckName, saysNotApplicable } from "./deepchecks-catalog.js";

@@ -1,4 +1,4 @@
-import { clip, isRecord, type JsonRecord, toFinite, toText } from "../../dataset/values.js";
+import { clip, isRecord, type JsonRecord, toFinite, toText } from "../../../artifacts/json-values.js";
 import type { CheckCategory, CheckOutcome, CheckStatus } from "../model.js";
 
 const STATUS: Record<string, CheckStatus> = {

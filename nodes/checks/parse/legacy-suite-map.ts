@@ -1,4 +1,4 @@
-import { clip, isRecord, type JsonRecord, toText } from "../../dataset/values.js";
+import { clip, isRecord, type JsonRecord, toText } from "../../../artifacts/json-values.js";
 import { type DeepchecksRead, readDeepchecksResult } from "./deepchecks.js";
 
 /** Suite switches of the original Python client's config. */

@@ -1,4 +1,4 @@
-import { clip, isRecord, type JsonRecord, toText } from "../../dataset/values.js";
+import { clip, isRecord, type JsonRecord, toText } from "../../../artifacts/json-values.js";
 import type { CheckCategory, CheckOutcome, CheckStatus } from "../model.js";
 
 /** TFDV's anomalies proto as JSON: lowerCamelCase (MessageToJson's default) or proto field names. */

@@ -1,6 +1,6 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector, trainClassCounts } from "../detector.js";
-import { fmt, pct } from "../values.js";
+import { fmt, pct } from "../../../artifacts/json-values.js";
 
 const RATIO_THRESHOLD = 0.1;
 const EXTREME_SHARE = 0.01;

@@ -1,6 +1,6 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import type { DatasetDetector } from "../detector.js";
-import { fmt } from "../values.js";
+import { fmt } from "../../../artifacts/json-values.js";
 
 const R_THRESHOLD = 0.9;
 

@@ -1,7 +1,7 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector, featureColumns } from "../detector.js";
 import type { ColumnStats } from "../model.js";
-import { listNames, pct } from "../values.js";
+import { listNames, pct } from "../../../artifacts/json-values.js";
 
 const NEAR_CONSTANT_TOP_SHARE = 0.95;
 const NEAR_CONSTANT_UNIQUE_SHARE = 0.1;

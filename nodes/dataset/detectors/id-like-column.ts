@@ -2,7 +2,7 @@ import type { Evidence } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector, featureColumns } from "../detector.js";
 import type { ColumnStats } from "../model.js";
-import { fmt, listNames } from "../values.js";
+import { fmt, listNames } from "../../../artifacts/json-values.js";
 
 /** Names that identify a record rather than describe it: order_id, uuid, row_index, customerId, orderID… */
 const ID_NAME = /(^|[_\W])(id|uuid|guid|key|idx|index|row_?num(ber)?)$|^id[_\W]/i;

@@ -1,5 +1,5 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { listNames } from "../values.js";
+import { listNames } from "../../../artifacts/json-values.js";
 import { type DatasetDetector, featureColumns } from "../detector.js";
 import type { ColumnStats } from "../model.js";
 

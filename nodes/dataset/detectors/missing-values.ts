@@ -2,7 +2,7 @@ import { type Severity, severityRank } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector } from "../detector.js";
 import type { ColumnStats } from "../model.js";
-import { fmt, listNames, pct } from "../values.js";
+import { fmt, listNames, pct } from "../../../artifacts/json-values.js";
 
 const MEDIUM_FRACTION = 0.05;
 const LOW_FRACTION = 0.01;

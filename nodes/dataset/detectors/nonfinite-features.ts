@@ -1,6 +1,6 @@
 import type { Evidence } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { listNames } from "../values.js";
+import { listNames } from "../../../artifacts/json-values.js";
 import { type DatasetDetector } from "../detector.js";
 import type { ColumnStats } from "../model.js";
 

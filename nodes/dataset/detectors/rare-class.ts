@@ -1,7 +1,7 @@
 import type { Evidence } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector, trainClassCounts } from "../detector.js";
-import { fmt, listNames } from "../values.js";
+import { fmt, listNames } from "../../../artifacts/json-values.js";
 
 const DEFAULT_FOLDS = 5;
 

@@ -1,6 +1,6 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector, featureColumns, isDeepModality } from "../detector.js";
-import { fmt } from "../values.js";
+import { fmt } from "../../../artifacts/json-values.js";
 
 const ROWS_PER_FEATURE = 10;
 const ROWS_PER_CLASS = 100;

@@ -1,6 +1,6 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import type { DatasetDetector } from "../detector.js";
-import { pct } from "../values.js";
+import { pct } from "../../../artifacts/json-values.js";
 
 const MEDIUM_V = 0.1;
 const HIGH_V = 0.15;

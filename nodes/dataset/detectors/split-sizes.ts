@@ -1,7 +1,7 @@
 import type { Evidence, Severity } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import type { DatasetDetector } from "../detector.js";
-import { fmt } from "../values.js";
+import { fmt } from "../../../artifacts/json-values.js";
 
 const MIN_TEST_ROWS = 100;
 const MIN_TEST_RATIO = 0.01;

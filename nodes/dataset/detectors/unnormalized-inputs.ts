@@ -1,7 +1,7 @@
 import type { Evidence } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector, featureColumns } from "../detector.js";
-import { fmt } from "../values.js";
+import { fmt } from "../../../artifacts/json-values.js";
 
 /** Channel means or stds above this are on a 0–255 pixel scale, not scaled to [0, 1] or standardized. */
 const RAW_PIXEL_LEVEL = 1.5;

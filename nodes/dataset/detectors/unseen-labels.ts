@@ -1,7 +1,7 @@
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector } from "../detector.js";
 import { evaluationSplits } from "../splits.js";
-import { fmt, listNames } from "../values.js";
+import { fmt, listNames } from "../../../artifacts/json-values.js";
 
 /** DS-03: a label present in val/test but absent from train can never be predicted correctly. */
 export const unseenLabels: DatasetDetector = {

@@ -1,6 +1,6 @@
 import type { ChannelStats } from "../model.js";
 import { canonicalSplit, isSplitName } from "../splits.js";
-import { isRecord, type JsonRecord, toFinite, toNumber } from "../values.js";
+import { isRecord, type JsonRecord, toFinite, toNumber } from "../../../artifacts/json-values.js";
 
 function numberList(v: unknown): number[] | null {
   if (!Array.isArray(v)) {

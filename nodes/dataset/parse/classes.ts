@@ -1,5 +1,5 @@
 import { canonicalSplit } from "../splits.js";
-import { isRecord, type JsonRecord, toFinite } from "../values.js";
+import { isRecord, type JsonRecord, toFinite } from "../../../artifacts/json-values.js";
 
 /** Split name used for a class distribution that is not broken down by split. */
 export const ALL_SPLITS = "all";

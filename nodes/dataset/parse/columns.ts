@@ -1,5 +1,5 @@
 import type { ColumnKind, ColumnStats } from "../model.js";
-import { isRecord, type JsonRecord, toNumber, toText } from "../values.js";
+import { isRecord, type JsonRecord, toNumber, toText } from "../../../artifacts/json-values.js";
 
 const NUMERIC_DTYPE = /^(u?int|float|double|long|integer|number|numeric|decimal|short|byte)/i;
 const BOOLEAN_DTYPE = /^bool/i;

@@ -1,5 +1,5 @@
 import type { FeaturePair } from "../model.js";
-import { isRecord, toFinite, toText } from "../values.js";
+import { isRecord, toFinite, toText } from "../../../artifacts/json-values.js";
 
 /**
  * Feature–feature correlations as a matrix `{a: {b: r}}` (pandas `df.corr().to_dict()`) or a list of pairs

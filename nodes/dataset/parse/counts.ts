@@ -1,5 +1,5 @@
 import type { CountShare } from "../model.js";
-import { isRecord, toFinite } from "../values.js";
+import { isRecord, toFinite } from "../../../artifacts/json-values.js";
 
 /**
  * A count-or-share statistic (`duplicates`, `train_test_overlap`, …): a number (an integer ≥ 1 is a count, a

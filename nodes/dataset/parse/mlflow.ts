@@ -1,5 +1,5 @@
 import type { ColumnStats, MlflowDatasetInfo } from "../model.js";
-import { decodeJsonString, isRecord, type JsonRecord, toFinite, toText } from "../values.js";
+import { decodeJsonString, isRecord, type JsonRecord, toFinite, toText } from "../../../artifacts/json-values.js";
 import { readColumn } from "./columns.js";
 
 /** Whether an object looks like an MLflow logged dataset `{name, digest, source_type, source, schema, profile}`. */

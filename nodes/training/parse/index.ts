@@ -11,8 +11,8 @@ import { readLongRows, readWideRows } from "./rows.js";
 import { SeriesBuilder } from "./series-builder.js";
 import { CONTENT_FORMATS, isLongRows } from "./shapes.js";
 import { readTfEvents } from "./tfevents.js";
+import { isRecord } from "../../../artifacts/json-values.js";
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** What one metrics reader found besides the points. */
 interface ReadResult {

@@ -1,4 +1,4 @@
-import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
+import { parseTolerantJson } from "./tolerant-json.js";
 
 /** Readers for loosely typed JSON values, shared by the dataset and checks parsers. */
 
