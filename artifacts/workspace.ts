@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -22,12 +22,23 @@ export async function createWorkspace(root: string = tmpdir()): Promise<Workspac
   };
 }
 
-/** Runs `fn` with a workspace that is removed afterwards, whether `fn` returns, throws or is aborted. */
-export async function withWorkspace<T>(fn: (workspace: Workspace) => Promise<T>, root?: string): Promise<T> {
-  const workspace = await createWorkspace(root);
-  try {
-    return await fn(workspace);
-  } finally {
-    await workspace.dispose();
+/**
+ * Removes workspaces older than `olderThanMs` left by a process that died without its `finally` (SIGKILL, OOM).
+ * Run at start-up; a live request's workspace is never older than the request time-out, so twice that is safe
+ * even with several instances sharing the directory. Returns the names removed.
+ */
+export async function sweepStaleWorkspaces(root: string = tmpdir(), olderThanMs: number, now: number = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(root)) {
+    if (!name.startsWith(WORKSPACE_PREFIX)) continue;
+    const dir = join(root, name);
+    try {
+      if (now - (await stat(dir)).mtimeMs < olderThanMs) continue;
+      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+      removed.push(name);
+    } catch {
+      // Another instance removed it first, or it is not ours to remove: leave it.
+    }
   }
+  return removed;
 }

@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { sweepStaleWorkspaces } from "../artifacts/workspace.js";
 import { readRawEnv } from "../config/env.js";
 import { createApp } from "./app.js";
 import { createServiceRuntime } from "./runtime.js";
@@ -13,6 +14,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const { settings, logger } = runtime;
+  const swept = await sweepStaleWorkspaces(settings.SERVICE_WORKSPACE_DIR, 2 * settings.SERVICE_REQUEST_TIMEOUT_MS).catch(() => []);
+  if (swept.length > 0) logger.info("removed stale workspaces of an earlier process", { count: swept.length });
   const { app, admission } = createApp(runtime);
   const server = app.listen(settings.PORT, settings.HOST);
   await once(server, "listening");

@@ -24,8 +24,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   const responses = {
     400: error("The request could not be decoded (detail starts with 'Error decoding request:')"),
     404: error("A referenced run, experiment, dataset or artifact is not on the tracking server"),
-    413: error("The body is larger than SERVICE_MAX_BODY_BYTES"),
+    413: error("The body is larger than SERVICE_MAX_BODY_BYTES, or pulled artifacts exceed SERVICE_MAX_DOWNLOAD_BYTES / SERVICE_MAX_DOWNLOAD_FILE_BYTES"),
     500: error("The analysis failed (or, with strict: true, an agent failed)"),
+    502: error("The tracking server answered with an error or a malformed body (e.g. bad credentials)"),
     503: error("Too many analyses in flight, shutting down, or the tracking server is unreachable"),
     504: error("The analysis exceeded SERVICE_REQUEST_TIMEOUT_MS"),
   };

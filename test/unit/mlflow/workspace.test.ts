@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, utimesSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ByteBudget } from "../../../artifacts/mlflow/budget.js";
 import type { ArtifactSource } from "../../../artifacts/mlflow/client.js";
 import { saveFile } from "../../../artifacts/mlflow/files.js";
-import { createWorkspace, WORKSPACE_PREFIX, withWorkspace } from "../../../artifacts/workspace.js";
+import { createWorkspace, sweepStaleWorkspaces, WORKSPACE_PREFIX } from "../../../artifacts/workspace.js";
 import { fakeTransport } from "./fake-tracking.js";
 
 let root: string;
@@ -24,13 +24,16 @@ describe("request workspace", () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
-  it("withWorkspace removes it when the work throws", async () => {
-    const boom = withWorkspace(async (ws) => {
-      expect(existsSync(ws.dir)).toBe(true);
-      throw new Error("parser crashed");
-    }, root);
-    await expect(boom).rejects.toThrow("parser crashed");
-    expect(readdirSync(root)).toEqual([]);
+  it("sweeps only workspaces older than the limit, and nothing that is not a workspace", async () => {
+    const now = Date.now();
+    const stale = await createWorkspace(root);
+    const fresh = await createWorkspace(root);
+    mkdirSync(join(root, "someone-elses-dir"));
+    utimesSync(stale.dir, new Date(now - 700_000), new Date(now - 700_000));
+    utimesSync(join(root, "someone-elses-dir"), new Date(now - 700_000), new Date(now - 700_000));
+    const removed = await sweepStaleWorkspaces(root, 600_000, now);
+    expect(removed).toEqual([stale.dir.slice(root.length + 1)]);
+    expect(readdirSync(root).sort()).toEqual([fresh.dir.slice(root.length + 1), "someone-elses-dir"].sort());
   });
 });
 
