@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { sizeLabel } from "./sizes.js";
 
 /** How much work each benchmark does; `--quick` trades precision for a run under two minutes. */
 export interface BenchProfile {
@@ -78,13 +79,13 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
 /** One line saying what this profile does, printed and written into BENCHMARKS.md. */
 export function describeProfile(p: BenchProfile): string {
   const mb = (b: number) => `${Math.round(b / 1024 ** 2)} MiB`;
-  return [
-    `${p.mode} profile:`,
+  const parts = [
     `startup ×${p.startups}`,
     `load ${p.loadSeconds} s per run`,
-    `LLM delay ${p.llmDelayMs} ms, ${p.llmAnalyses} timed analyses, ${p.isolationRounds} rounds of 10`,
-    `histories ${p.historySizes.map((n) => n.toExponential(0)).join(", ")} points × 6 metrics, ${p.historyRepeats} timed runs each`,
+    `LLM delay ${p.llmDelayMs} ms, ${p.llmAnalyses} timed analyses, ${p.isolationRounds} round(s) of 10 at once`,
+    `histories of ${p.historySizes.map(sizeLabel).join(", ")} points × 6 metrics, ${p.historyRepeats} timed runs each`,
     `${p.knowledgeQueries} knowledge queries per phase`,
     `checkpoint ${mb(p.checkpointBytes)} ×${p.checkpointScans}`,
-  ].join("; ");
+  ];
+  return `${p.mode} profile: ${parts.join("; ")}`;
 }
