@@ -4,7 +4,11 @@ import { CheckpointArtifactSchema } from "../nodes/checkpoint/schema.js";
 import { DatasetArtifactSchema } from "../nodes/dataset/schema.js";
 import { TrainingArtifactSchema } from "../nodes/training/schema.js";
 import { type AnalysisContext, type ArtifactInput, type ArtifactKind, REQUEST_FIELD_BY_KIND } from "./context.js";
+import { formatPath } from "./format-path.js";
 import { normalizeLanguage } from "./language.js";
+import { findExcessiveNesting, MAX_NESTING, shortPath } from "./nesting.js";
+
+export { formatPath };
 
 /** A reference to a run on the configured tracking server (never a host). */
 export const MlflowReferenceSchema = z.union([
@@ -38,13 +42,6 @@ export class RequestDecodeError extends Error {
   override name = "RequestDecodeError";
 }
 
-/** Formats a zod issue path as `a.b[2].c`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out || "(body)";
-}
-
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
@@ -57,6 +54,8 @@ export function decodeAnalysisRequest(body: unknown, requestId: string): Analysi
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new RequestDecodeError(`(body): expected a JSON object, received ${Array.isArray(body) ? "array" : body === null ? "null" : typeof body}`);
   }
+  const tooDeep = findExcessiveNesting(body);
+  if (tooDeep) throw new RequestDecodeError(`${shortPath(tooDeep)}: nested deeper than ${MAX_NESTING} levels`);
   const parsed = AnalysisRequestSchema.safeParse(body);
   if (!parsed.success) throw new RequestDecodeError(describeIssues(parsed.error));
   const req = parsed.data;

@@ -10,11 +10,12 @@ export function templateSummary(
   errors: Record<string, string> = {},
 ): string | null {
   const all = prioritizeFindings([...crossFindings, ...Object.values(agentResults).flatMap((r) => r.findings)]);
-  const analyzed = Object.values(agentResults).flatMap((r) => r.analyzed_artifacts);
-  if (analyzed.length === 0 && all.length === 0) return null;
+  // One analyzer per artifact group, so the groups analyzed are the agents that analyzed something.
+  const groups = Object.values(agentResults).filter((r) => r.analyzed_artifacts.length > 0).length;
+  if (groups === 0 && all.length === 0) return null;
   const failed = Object.keys(errors);
   const caveat = failed.length ? `\nIncomplete: ${failed.join(", ")} reported errors (see error_messages), so this summary may miss problems.` : "";
-  return summarizeFindings(all, analyzed.length) + caveat;
+  return summarizeFindings(all, groups) + caveat;
 }
 
 function summarizeFindings(all: readonly Finding[], analyzedCount: number): string {

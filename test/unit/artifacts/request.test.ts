@@ -84,3 +84,27 @@ describe("legacy dataset name", () => {
     expect(decodeAnalysisRequest({ dataset_name: "top", dataset_artifacts: { dataset_name: "inner", statistics: {} } }, "r").datasetName).toBe("top");
   });
 });
+
+describe("nesting limit", () => {
+  const nested = (depth: number): unknown => {
+    let v: unknown = 1;
+    for (let i = 0; i < depth; i++) v = [v];
+    return v;
+  };
+
+  it("refuses values nested deeper than 256 levels, naming where", () => {
+    expect(decodeError({ dataset_artifacts: { statistics: { deep: nested(300) } } })).toBe(
+      "dataset_artifacts.statistics.deep…: nested deeper than 256 levels",
+    );
+  });
+
+  it("names the first segments when the deep path has no repeated run", () => {
+    let v: unknown = 1;
+    for (let i = 0; i < 300; i++) v = i % 2 ? { a: v } : [v];
+    expect(decodeError({ dataset_artifacts: { statistics: { deep: v } } })).toMatch(/^dataset_artifacts\.statistics\.deep(\[0\]|\.a)(\[0\]|\.a)(\[0\]|\.a)…: nested deeper than 256 levels$/);
+  });
+
+  it("accepts deep but reasonable nesting", () => {
+    expect(decodeAnalysisRequest({ dataset_artifacts: { statistics: { deep: nested(200) } } }, "r").artifacts).toHaveLength(1);
+  });
+});

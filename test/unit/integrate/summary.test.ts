@@ -15,7 +15,10 @@ describe("templateSummary", () => {
   });
 
   it("says nothing significant was found, naming minor notes", () => {
-    const results = { A: buildAgentResult("A", [finding("dataset.missing_values", "low")], ["x", "y"], null, null) };
+    const results = {
+      A: buildAgentResult("A", [finding("dataset.missing_values", "low")], ["statistics", "metadata"], null, null),
+      B: buildAgentResult("B", [], ["metrics", "params", "logs"], null, null),
+    };
     expect(templateSummary(results, [])).toBe("No significant problem found in 2 artifact group(s). 1 minor note(s): missing values.");
   });
 
