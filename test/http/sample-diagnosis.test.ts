@@ -209,10 +209,8 @@ describe("tabular-healthy: the hard negative", () => {
     expect(res("tabular-healthy.json").summary).toMatch(/^No significant problem found/);
   });
 
-  // GAP (summary count): the healthy summary reads "No significant problem found in 8 artifact group(s)" for a
-  // request that sent 3 artifact groups (dataset, checks, training). templateSummary (nodes/integrate/summary.ts)
-  // counts analyzed_artifacts entries (sub-parts such as metrics/params/metadata), not artifact groups.
-  it.fails("counts the artifact groups the request actually sent in the no-problem summary", () => {
+  // Was a gap: the summary counted analyzed_artifacts entries (metrics, params, metadata…), not artifact groups.
+  it("counts the artifact groups the request actually sent in the no-problem summary", () => {
     const sent = sampleBody("tabular-healthy.json");
     const groups = ["dataset_artifacts", "checks_artifacts", "training_artifacts", "model_checkpoint_artifacts"].filter(
       (k) => sent[k] && typeof sent[k] === "object" && Object.keys(sent[k] as object).length > 0,
