@@ -1,30 +1,11 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { createGate, passThroughKnowledge } from "../support/analysis-deps.js";
+import { LegacyClientResponse } from "../support/diagnosis.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
 
 const sampleText = (name: string) => readFileSync(new URL(`../fixtures/samples/${name}`, import.meta.url), "utf8");
 const sample = (name: string) => JSON.parse(sampleText(name));
-
-/** The original Python client's response model: agent_name plus `analysis` pairs, severity high|medium|low. */
-const LegacyClientResponse = z.object({
-  agent_results: z.record(
-    z.string(),
-    z.object({
-      agent_name: z.string(),
-      analysis: z.array(
-        z.object({
-          findings: z.object({ description: z.string(), evidence: z.string(), severity: z.enum(["high", "medium", "low"]), confidence: z.number() }),
-          recommendations: z.object({ action: z.string(), rationale: z.string(), confidence: z.number() }),
-        }),
-      ),
-    }),
-  ),
-  summary: z.string().nullable(),
-  error_messages: z.record(z.string(), z.string()),
-  dataset_name: z.string().nullable(),
-});
 
 describe("HTTP API", () => {
   let svc: RunningService;
