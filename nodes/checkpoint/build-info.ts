@@ -1,7 +1,7 @@
 import type { ScoreRef } from "./file/lightning.js";
 import type { CheckpointScan, ScannedTensor } from "./file/scan-types.js";
 import { clientTensorRecords, clientTensorStats, metadataConfig, metadataDtypes, metadataLightning, metadataOptimizerState, numberOr } from "./metadata.js";
-import type { CheckpointInfo, TensorRecord } from "./table.js";
+import { type CheckpointInfo, hasNonfiniteValues, type TensorRecord } from "./table.js";
 
 /** How the file, when there is one, was or was not read. */
 export interface FileOutcome {
@@ -77,15 +77,18 @@ export function buildCheckpointInfo(path: string | null, metadata: Record<string
     metadata,
     tensors,
     tensorsComplete: scan !== null || (declaredTensors !== null && tensors.length >= declaredTensors && tensors.length > 0),
-    nanCount: scan ? fromTable((t) => t.values?.nanCount ?? 0) : (numberOr(clientStats?.nan_count) ?? fromTable((t) => t.values?.nanCount ?? 0)),
-    infCount: scan ? fromTable((t) => t.values?.infCount ?? 0) : (numberOr(clientStats?.inf_count) ?? fromTable((t) => t.values?.infCount ?? 0)),
+    // The client's totals, or what its per_tensor rows add up to when the totals are absent (or smaller).
+    nanCount: scan ? fromTable((t) => t.values?.nanCount ?? 0) : Math.max(numberOr(clientStats?.nan_count) ?? 0, fromTable((t) => t.values?.nanCount ?? 0)),
+    infCount: scan ? fromTable((t) => t.values?.infCount ?? 0) : Math.max(numberOr(clientStats?.inf_count) ?? 0, fromTable((t) => t.values?.infCount ?? 0)),
     tensorsWithNonfinite: scan
-      ? tensors.filter((t) => (t.values?.nanCount ?? 0) + (t.values?.infCount ?? 0) > 0).length
-      : (numberOr(clientStats?.tensors_with_nonfinite) ?? tensors.filter((t) => (t.values?.nanCount ?? 0) + (t.values?.infCount ?? 0) > 0).length),
+      ? tensors.filter(hasNonfiniteValues).length
+      : Math.max(numberOr(clientStats?.tensors_with_nonfinite) ?? 0, tensors.filter(hasNonfiniteValues).length),
     dtypes: scan ? countDtypes(tensors) : Object.keys(metadataDtypes(metadata)).length > 0 ? metadataDtypes(metadata) : countDtypes(tensors),
     config,
     lightning,
-    bestModelScore: resolveScore(bestRef, tensors) ?? numberOr(metadata.best_model_score),
+    // Finite only, as CheckpointFacts.best_model_score (z.number()) says: an EarlyStopping best_score still at its
+    // initial ±inf, or a NaN score, is no recorded score.
+    bestModelScore: numberOr(resolveScore(bestRef, tensors)) ?? numberOr(metadata.best_model_score),
     declaredParameters: numberOr(metadata.num_parameters),
     sizeBytes: scan?.fileSize ?? numberOr(metadata.size_bytes),
     pickles: scan?.pickles ?? [],

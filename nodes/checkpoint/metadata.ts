@@ -1,33 +1,43 @@
 import { z } from "zod";
 import { normalizeDType } from "./file/dtypes.js";
 import type { LightningState } from "./file/lightning.js";
-import type { TensorRecord } from "./table.js";
-import { isRecord } from "../../artifacts/json-values.js";
+import { SUMMARY_STATS, type SummaryStat, type TensorRecord } from "./table.js";
+import { isRecord, toNumber } from "../../artifacts/json-values.js";
 
-const num = z.number().nullish();
+/**
+ * A client statistic: a JSON number, NaN and ±Infinity included (torch reports NaN mean/std/min/max for exactly the
+ * damaged tensor, and the request decoder accepts bare NaN/Infinity), or the MLflow-style strings "NaN"/"Infinity".
+ * Anything else reads as null: one unreadable statistic never drops its row (z.number() would reject NaN and ±Inf).
+ */
+const stat = z.unknown().optional().transform((v): number | null => toNumber(v));
+/** A count: a finite number ≥ 0 (or its string form), else null (not reported). */
+const count = z.unknown().optional().transform((v): number | null => {
+  const n = toNumber(v);
+  return n !== null && Number.isFinite(n) && n >= 0 ? n : null;
+});
 
 /** One entry of the client's `tensor_stats.per_tensor` (ARTIFACTS.md); unknown keys are kept and ignored. */
 const PerTensorSchema = z.looseObject({
   name: z.string().min(1),
-  dtype: z.string().nullish(),
-  shape: z.array(z.number().int().min(0)).nullish(),
-  mean: num,
-  std: num,
-  min: num,
-  max: num,
-  max_abs: num,
-  nan_count: num,
-  inf_count: num,
-  zero_fraction: num,
+  dtype: z.string().nullish().catch(null),
+  shape: z.array(z.number().int().min(0)).nullish().catch(null),
+  mean: stat,
+  std: stat,
+  min: stat,
+  max: stat,
+  max_abs: stat,
+  nan_count: count,
+  inf_count: count,
+  zero_fraction: stat,
 });
 
-/** The client's aggregate `tensor_stats`. */
+/** The client's aggregate `tensor_stats`; a malformed field reads as null rather than discarding the block. */
 const TensorStatsSchema = z.looseObject({
-  num_tensors: num,
-  nan_count: num,
-  inf_count: num,
-  tensors_with_nonfinite: num,
-  per_tensor: z.array(z.unknown()).nullish(),
+  num_tensors: count,
+  nan_count: count,
+  inf_count: count,
+  tensors_with_nonfinite: count,
+  per_tensor: z.array(z.unknown()).nullish().catch(null),
 });
 export type ClientTensorStats = z.infer<typeof TensorStatsSchema>;
 
@@ -39,14 +49,25 @@ export function clientTensorStats(metadata: Record<string, unknown>): ClientTens
   return parsed.success ? parsed.data : null;
 }
 
-/** The per-tensor rows a client computed, as table records; entries that do not parse are skipped. */
+/**
+ * The per-tensor rows a client computed, as table records; entries without a name are skipped. Non-finite
+ * statistics are kept aside in `nonfiniteStats` (they tell that the tensor holds NaN/±Inf), and min…maxAbs keep
+ * finite values only, as for a scanned file.
+ */
 export function clientTensorRecords(stats: ClientTensorStats | null): TensorRecord[] {
   return (stats?.per_tensor ?? []).flatMap((raw): TensorRecord[] => {
     const p = PerTensorSchema.safeParse(raw);
     if (!p.success) return [];
     const t = p.data;
     const shape = t.shape ?? null;
-    const maxAbs = t.max_abs ?? (t.min != null && t.max != null ? Math.max(Math.abs(t.min), Math.abs(t.max)) : null);
+    const nonfiniteStats: Partial<Record<SummaryStat, number>> = {};
+    for (const k of SUMMARY_STATS) {
+      const v = t[k];
+      if (v !== null && !Number.isFinite(v)) nonfiniteStats[k] = v;
+    }
+    const min = numberOr(t.min);
+    const max = numberOr(t.max);
+    const maxAbs = numberOr(t.max_abs) ?? (min !== null && max !== null ? Math.max(Math.abs(min), Math.abs(max)) : null);
     return [{
       name: t.name,
       dtype: t.dtype ? normalizeDType(t.dtype) : null,
@@ -58,14 +79,15 @@ export function clientTensorRecords(stats: ClientTensorStats | null): TensorReco
       values: {
         nanCount: t.nan_count ?? 0,
         infCount: t.inf_count ?? 0,
-        zeroFraction: t.zero_fraction ?? null,
-        min: t.min ?? null,
-        max: t.max ?? null,
-        mean: t.mean ?? null,
-        std: t.std ?? null,
+        zeroFraction: numberOr(t.zero_fraction),
+        min,
+        max,
+        mean: numberOr(t.mean),
+        std: numberOr(t.std),
         maxAbs,
         units: null,
         deadUnits: null,
+        nonfiniteStats: Object.keys(nonfiniteStats).length > 0 ? nonfiniteStats : null,
       },
     }];
   });

@@ -17,6 +17,29 @@ export interface TensorValues {
   /** Output units and those with ~zero weights (measured files only). */
   units: number | null;
   deadUnits: number | null;
+  /**
+   * Client statistics that were NaN or ±Infinity (torch reports NaN mean/std/min/max for a tensor holding NaN),
+   * by their request key. They are kept out of min…maxAbs, which, as for scanned files, describe finite values only.
+   * Null for scanned files.
+   */
+  nonfiniteStats?: Partial<Record<SummaryStat, number>> | null;
+}
+
+/** The client summary statistics of a per_tensor row (ARTIFACTS.md). */
+export const SUMMARY_STATS = ["mean", "std", "min", "max", "max_abs"] as const;
+export type SummaryStat = (typeof SUMMARY_STATS)[number];
+
+/** Summaries that only non-finite elements can make non-finite (std is left out: torch's std of one element is NaN). */
+const TELLING_STATS: readonly SummaryStat[] = ["mean", "min", "max", "max_abs"];
+
+/** NaN plus ±Inf elements counted in a tensor (0 when not counted). */
+export const nonfiniteCount = (t: TensorRecord): number => (t.values?.nanCount ?? 0) + (t.values?.infCount ?? 0);
+
+/** True when a tensor holds NaN or ±Inf: counted, or told by a non-finite mean/min/max/max_abs from the client. */
+export function hasNonfiniteValues(t: TensorRecord): boolean {
+  if (nonfiniteCount(t) > 0) return true;
+  const stats = t.values?.nonfiniteStats;
+  return !!stats && TELLING_STATS.some((k) => stats[k] !== undefined);
 }
 
 /** One row of the normalized tensor table: one code path for scanned files and client-computed statistics. */

@@ -477,11 +477,9 @@ describe("checkpoint-nan-weights: NaN weights in a checkpoint whose training los
     expectSummaryLeadsWith(res("checkpoint-nan-weights.json"), ["checkpoint.nonfinite_weights"]);
   });
 
-  // GAP (client tensor_stats with NaN summaries): the client computed torch statistics, so the damaged tensor's
-  // mean/std/min/max are NaN. PerTensorSchema (nodes/checkpoint/metadata.ts) uses z.number(), which rejects NaN,
-  // so exactly that tensor's row is dropped: the finding says "2048 NaN" from the aggregate counts but cannot say
-  // where. (Without aggregate counts nothing is found at all: see the regression below.)
-  it.fails("names the damaged tensor layer3.1.conv2.weight", () => {
+  // Was a gap: the damaged tensor's torch statistics (NaN mean/std/min/max) made PerTensorSchema drop its row, so
+  // the finding could not say where the 2048 NaN are. Non-finite statistics are now read (nodes/checkpoint/metadata.ts).
+  it("names the damaged tensor layer3.1.conv2.weight", () => {
     const f = findingsWith(res("checkpoint-nan-weights.json"), "checkpoint.nonfinite_weights")[0]!;
     expect(f.description).toContain("layer3.1.conv2.weight");
   });
@@ -519,10 +517,9 @@ describe("vit-head-mismatch: an ImageNet 1000-way head kept for a 12-class datas
 });
 
 describe("regression: client tensor_stats whose damaged tensor has NaN summaries", () => {
-  // GAP (false negative): per-tensor rows with torch's NaN mean/std/min/max are dropped by PerTensorSchema
-  // (z.number() rejects NaN, and ±Infinity the same way), so a request whose tensor_stats lists 12 NaN in fc1.weight,
-  // without aggregate counts, is answered "No significant problem found". Minimal body below.
-  it.fails("reports non-finite weights when only per_tensor rows carry the NaN counts", async () => {
+  // Was a false negative: rows with torch's NaN mean/std/min/max were dropped by PerTensorSchema (z.number()), so
+  // 12 NaN in fc1.weight without aggregate counts read "No significant problem found". The totals now come from the rows.
+  it("reports non-finite weights when only per_tensor rows carry the NaN counts", async () => {
     const body =
       '{"model_checkpoint_artifacts": {"metadata": {"framework": "pytorch", "tensor_stats": {"per_tensor": [' +
       '{"name": "fc1.weight", "dtype": "float32", "shape": [64, 32], "mean": NaN, "std": NaN, "min": NaN, "max": NaN, "nan_count": 12, "inf_count": 0}]}}}}';

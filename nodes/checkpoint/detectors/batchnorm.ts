@@ -1,11 +1,11 @@
 import type { Finding } from "../../../graph/result.js";
 import { detectorFinding } from "../../findings.js";
-import type { CheckpointInfo } from "../table.js";
+import { type CheckpointInfo, hasNonfiniteValues } from "../table.js";
 import { fmt, listNames, tensorArtifact } from "./tensor-kinds.js";
 
 /** CK-07: BatchNorm running variance ≤ 0 or non-finite, or statistics never updated (num_batches_tracked = 0). */
 export function detectBatchNormStats(info: CheckpointInfo): Finding[] {
-  const badVar = info.tensors.filter((t) => t.name.endsWith("running_var") && t.values && ((t.values.min !== null && t.values.min <= 0) || t.values.nanCount + t.values.infCount > 0));
+  const badVar = info.tensors.filter((t) => t.name.endsWith("running_var") && t.values && ((t.values.min !== null && t.values.min <= 0) || hasNonfiniteValues(t)));
   const untracked = info.tensors.filter((t) => t.name.endsWith("num_batches_tracked") && t.values?.max === 0);
   if (badVar.length + untracked.length === 0) return [];
   const parts = [

@@ -1,28 +1,49 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Evidence, Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import type { CheckpointInfo, TensorRecord } from "../table.js";
+import { type CheckpointInfo, hasNonfiniteValues, nonfiniteCount, type TensorRecord } from "../table.js";
 import { fanIn, fmt, isEmbedding, isWeight, listNames, tensorArtifact } from "./tensor-kinds.js";
 
-const nonfinite = (t: TensorRecord) => (t.values?.nanCount ?? 0) + (t.values?.infCount ?? 0);
+/** "mean NaN, min -Infinity" from a client row's non-finite statistics, or "". */
+function nonfiniteStatsText(t: TensorRecord): string {
+  return Object.entries(t.values?.nonfiniteStats ?? {}).map(([k, v]) => `${k} ${String(v)}`).join(", ");
+}
 
-/** CK-02: any NaN or ±Inf in the checkpoint (weights, buffers or optimizer state). */
+function nonfiniteEvidence(info: CheckpointInfo, t: TensorRecord) {
+  const nan = t.values?.nanCount ?? 0;
+  const inf = t.values?.infCount ?? 0;
+  const stats = nonfiniteStatsText(t);
+  const counted = nan + inf > 0;
+  const text = counted
+    ? `${t.name} (${t.group}) holds ${nan} NaN and ${inf} infinite values${stats ? ` (client statistics: ${stats})` : ""}.`
+    : `${t.name} (${t.group}) holds NaN or infinite values: the client's statistics are non-finite (${stats}); no count was reported.`;
+  const statValues = Object.fromEntries(Object.entries(t.values?.nonfiniteStats ?? {}).map(([k, v]) => [k, String(v)]));
+  return {
+    rule_id: "CK-02", artifact: tensorArtifact(info, t.name), text,
+    observed: counted ? nan + inf : null, threshold: 0, values: { nan, inf, ...statValues },
+  };
+}
+
+/** CK-02: any NaN or ±Inf in the checkpoint (weights, buffers or optimizer state), counted or told by non-finite client statistics. */
 export function detectNonfiniteWeights(info: CheckpointInfo): Finding[] {
-  const bad = info.tensors.filter((t) => nonfinite(t) > 0);
+  const bad = info.tensors.filter(hasNonfiniteValues);
   const total = info.nanCount + info.infCount;
   if (total === 0 && bad.length === 0) return [];
-  const evidence = bad.slice(0, 8).map((t) => ({
-    rule_id: "CK-02", artifact: tensorArtifact(info, t.name),
-    text: `${t.name} (${t.group}) holds ${t.values!.nanCount} NaN and ${t.values!.infCount} infinite values.`,
-    observed: nonfinite(t), threshold: 0, values: { nan: t.values!.nanCount, inf: t.values!.infCount },
-  }));
+  const evidence: Evidence[] = bad.slice(0, 8).map((t) => nonfiniteEvidence(info, t));
   if (evidence.length === 0) {
     evidence.push({ rule_id: "CK-02", artifact: tensorArtifact(info), text: `nan_count ${info.nanCount}, inf_count ${info.infCount} across ${info.tensorsWithNonfinite || "some"} tensors.`, observed: total, threshold: 0, values: { nan: info.nanCount, inf: info.infCount } });
   }
   const where = bad.length > 0 ? ` in ${bad.length} tensor${bad.length > 1 ? "s" : ""} (${listNames(bad, 3)})` : "";
+  const uncounted = bad.filter((t) => nonfiniteCount(t) === 0).length;
+  const what = total > 0
+    ? `${info.nanCount} NaN and ${info.infCount} infinite values${where}`
+    : `NaN or infinite values${where}`;
+  const note = uncounted === 0 ? ""
+    : uncounted === bad.length ? " (not counted by the client: its mean/min/max for them are non-finite)"
+    : ` (${uncounted} of them not counted by the client: their mean/min/max are non-finite)`;
   return [detectorFinding({
     id: "checkpoint.nonfinite_weights",
     title: "Checkpoint holds non-finite weights",
-    description: `The checkpoint has ${info.nanCount} NaN and ${info.infCount} infinite values${where}: every output computed through them is invalid.`,
+    description: `The checkpoint has ${what}${note}: every output computed through them is invalid.`,
     evidence,
     severity: "critical",
     confidence: 0.95,
@@ -31,7 +52,7 @@ export function detectNonfiniteWeights(info: CheckpointInfo): Finding[] {
 }
 
 const allZero = (t: TensorRecord) =>
-  t.values !== null && nonfinite(t) === 0 && (t.values.zeroFraction === 1 || (t.values.min === 0 && t.values.max === 0));
+  t.values !== null && !hasNonfiniteValues(t) && (t.values.zeroFraction === 1 || (t.values.min === 0 && t.values.max === 0));
 
 /** CK-03: a weight matrix that is entirely zero (never initialized, pruned away or not loaded). */
 export function detectAllZeroTensors(info: CheckpointInfo): Finding[] {
@@ -57,7 +78,7 @@ function initScale(t: TensorRecord): number | null {
 
 /** CK-04: a weight whose elements are all equal (std 0), or whose spread is far below any initialization. */
 export function detectConstantTensors(info: CheckpointInfo): Finding[] {
-  const candidates = info.tensors.filter((t) => isWeight(t) && (t.numel ?? 2) > 1 && t.values && nonfinite(t) === 0 && !allZero(t));
+  const candidates = info.tensors.filter((t) => isWeight(t) && (t.numel ?? 2) > 1 && t.values && !hasNonfiniteValues(t) && !allZero(t));
   const constant = candidates.filter((t) => (t.values!.min !== null && t.values!.min === t.values!.max) || t.values!.std === 0);
   const flat = candidates.filter((t) => {
     const scale = initScale(t);
