@@ -92,7 +92,7 @@ export const nonfiniteWarnings = logDetector({
   title: "NaN/Inf warnings in the logs",
   severity: "medium",
   meaning: "NaN or Inf values were detected in inputs, outputs or gradients, which precedes numerical divergence.",
-  threshold: "lines reporting NaN/Inf detected or found in tensors, gradients or outputs (other than the loss)",
+  threshold: "lines reporting NaN/Inf detected or found in tensors, gradients, outputs or metrics other than a loss (lines naming a loss, e.g. loss, val_loss, train/loss, are training.nonfinite_loss's)",
   basis: "PyTorch anomaly detection and framework NaN guards [K30]",
   recommendation: {
     action: "Find where the first NaN appears (torch.autograd.detect_anomaly on a failing batch), check inputs for NaN, guard log/division in custom code, and lower the learning rate.",

@@ -19,13 +19,19 @@ export function firstBadLoss(s: MetricSeries): { index: number; count: number } 
   return index < 0 ? null : { index, count };
 }
 
-/** TH-01: any NaN/±Inf in a loss, a loss ≥ 1e5, or a log line saying the loss became non-finite. */
+/**
+ * TH-01: any NaN/±Inf in a loss, a loss ≥ 1e5, or a log line saying the loss became non-finite. The series are
+ * listed earliest first, so the description names the step where the run broke (a per-step loss goes NaN long
+ * before the epoch aggregate that contains it).
+ */
 function detectNonfiniteLoss(run: TrainingRun): Finding[] {
   const evidence: Evidence[] = [];
-  for (const s of run.series.values()) {
-    if (s.quantity !== "loss") continue;
-    const bad = firstBadLoss(s);
-    if (!bad) continue;
+  const broken = [...run.series.values()].flatMap((s) => {
+    const bad = s.quantity === "loss" ? firstBadLoss(s) : null;
+    return bad ? [{ s, bad }] : [];
+  });
+  broken.sort((a, b) => a.s.steps[a.bad.index]! - b.s.steps[b.bad.index]!);
+  for (const { s, bad } of broken) {
     const v = s.values[bad.index]!;
     evidence.push({
       rule_id: "TH-01",
@@ -76,7 +82,7 @@ export const nonfiniteLoss: TrainingDetector = {
     id: "training.nonfinite_loss",
     rule: "TH-01",
     title: "Non-finite loss",
-    threshold: "any NaN/±Inf in a train/val loss, a loss ≥ 1e5, or a log line reporting a NaN/Inf loss",
+    threshold: "any NaN/±Inf in a train/val loss, a loss ≥ 1e5, or a log line reporting a NaN/Inf loss (loss, val_loss, train/loss…, e.g. Lightning's \"val_loss = nan is not finite\"); the earliest non-finite step leads",
     severities: ["critical"],
     basis: "AutoTrainer explode test; SageMaker ExplodingTensor; UMLAUT nan_loss [K01][K11][K30]",
   },

@@ -1,9 +1,20 @@
 import { type LogEvent, type LogEventKind, type LogSummary, LOG_EVENT_KINDS } from "../model.js";
 
+/**
+ * A loss as logs name it: "loss", "Loss", or a logged loss metric such as "val_loss", "train/loss", "eval_loss" or
+ * "train_loss_epoch"; not "loss_scale", "lossy" or "myloss".
+ */
+const LOSS = String.raw`(?<![a-z0-9])(?:[a-z]+[_/.])?loss(?:[_/.](?:step|epoch))?(?![a-z0-9_])`;
+const NONFINITE = String.raw`(?:nan|-?inf(?:inity)?)`;
+
 /** Patterns of the messages PyTorch, Lightning, Keras, Hugging Face, apex and DeepSpeed print. */
 const PATTERNS: Record<LogEventKind, RegExp> = {
   cuda_oom: /CUDA out of memory|OutOfMemoryError|CUBLAS_STATUS_ALLOC_FAILED|RESOURCE_EXHAUSTED|\bOOM when allocating|out of memory/i,
-  nonfinite_loss: /\bloss\b\W{0,4}(?:is|=|:|became|was)?\W{0,4}(?:nan|-?inf(?:inity)?)\b|\b(?:nan|inf(?:inity)?)\s+(?:in\s+(?:the\s+)?)?loss\b|non-?finite loss|loss (?:is|became|was) non-?finite/i,
+  // Lightning's EarlyStopping(check_finite) says "Monitored metric val_loss = nan is not finite": a loss line too.
+  nonfinite_loss: new RegExp(
+    String.raw`${LOSS}\W{0,4}(?:is|=|:|became|was)?\W{0,4}${NONFINITE}\b|\b${NONFINITE}\s+(?:in\s+(?:the\s+)?)?${LOSS}|non-?finite ${LOSS}|${LOSS} (?:is|became|was) (?:non-?|not )finite`,
+    "i",
+  ),
   nonfinite_warning: /\b(?:nan|inf)s?\b.{0,40}\b(?:detected|found|encountered|values?|in (?:input|gradient|grad|tensor|output|weights?))|\b(?:detected|found|encountered|returned|produced)\b.{0,40}\b(?:nan|inf)s?\b|non-?finite/i,
   gradient_overflow: /gradient overflow|overflow!?.{0,60}skipping step|skipping step.{0,80}loss scale|reducing loss scale/i,
   dataloader_error: /DataLoader worker \(pid[^)]*\) (?:is killed|exited unexpectedly)|worker.{0,40}killed by signal|DataLoader timed out|Too many open files|insufficient shared memory|Caught \w+ in DataLoader worker|DataLoader worker.{0,40}(?:error|failed)/i,
@@ -37,6 +48,7 @@ export function summarizeLogs(lines: readonly string[]): LogSummary {
     if (text.trim() === "") continue;
     for (const kind of LOG_EVENT_KINDS) {
       if (!PATTERNS[kind].test(text)) continue;
+      // Lines about the loss are the loss's own event (TH-01), not a NaN warning about tensors.
       if (kind === "nonfinite_warning" && PATTERNS.nonfinite_loss.test(text)) continue;
       const seen = (counts[kind] = (counts[kind] ?? 0) + 1);
       if (seen <= KEEP_PER_KIND) events.push({ kind, line: i, text: text.trim().slice(0, 300) });

@@ -34,6 +34,19 @@ describe("TH-01 nonfinite_loss", () => {
     expect(f!.evidence[0]!.artifact).toBe("training_artifacts.logs");
   });
 
+  it("leads with the earliest non-finite step across the loss series, not the first series listed", () => {
+    // Lightning logs train_loss_step every 10 steps and train_loss_epoch once per epoch: the step loss breaks first.
+    const run = trainingRun({ train_loss_step: [[9, 0.6], [19, 0.5], [29, Number.NaN], [39, Number.NaN]], train_loss_epoch: [[39, Number.NaN]] });
+    expect([...run.series.keys()][0]).toBe("train/loss@epoch");
+    const [f] = nonfiniteLoss.detect(run);
+    expect(f!.description).toMatch(/^train\/loss@step is NaN at step 29 /);
+    expect(f!.evidence.map((e) => e.values?.first_bad_step)).toEqual([29, 39]);
+    // tabular-nan-features: train_loss_step is NaN from step 419, the epoch aggregate and val_loss only at 710.
+    const [sample] = nonfiniteLoss.detect(parseTrainingArtifact(sampleTrainingArtifact("tabular-nan-features")));
+    expect(sample!.description).toMatch(/step 419\b/);
+    expect(sample!.evidence[0]).toMatchObject({ artifact: "training_artifacts.metrics:train/loss@step", values: { first_bad_step: 419 } });
+  });
+
   it("stays quiet on a non-finite gradient norm with finite losses (that is TH-11)", () => {
     expect(nonfiniteLoss.detect(parseTrainingArtifact(sampleTrainingArtifact("llm-finetune-hf")))).toEqual([]);
   });
