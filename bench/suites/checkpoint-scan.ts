@@ -62,7 +62,7 @@ export async function benchCheckpointScan(profile: BenchProfile): Promise<BenchR
     const notes = [
       ...(typeof numpy === "string" ? [numpy] : []),
       ...(complete ? [] : [`the scanner computed statistics for ${ours.tensorsWithStats} of ${generated.tensors} tensors (header only: ${ours.headerOnly})`]),
-      "The file was just written, so both read it from the page cache; numpy's RSS counts the mapped file pages it touched.",
+      "The file is written and flushed to disk before the scans, and both read it from the page cache; numpy's RSS counts the mapped file pages it touched.",
     ];
     return {
       name: "checkpoint_scan",
