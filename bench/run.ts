@@ -1,8 +1,7 @@
 // npm run bench [-- --quick] [-- --only a,b]: measures the service against baselines and writes the record.
 import { mkdirSync } from "node:fs";
-import { loadavg } from "node:os";
 import { join } from "node:path";
-import { describeMachine } from "./lib/machine.js";
+import { describeMachine, loadAverage } from "./lib/machine.js";
 import { describeProfile, parseBenchArgs } from "./lib/options.js";
 import { installCleanup, killAllChildren } from "./lib/processes.js";
 import { type BenchRecord, renderMarkdown, writeRecord } from "./lib/report.js";
@@ -29,7 +28,7 @@ let failures = 0;
 for (const suite of SUITES) {
   if (options.only.length > 0 && !options.only.includes(suite.name)) continue;
   const t0 = performance.now();
-  process.stdout.write(`${suite.name} … `);
+  process.stdout.write(`${suite.name} …\n`);
   let result: BenchResult;
   try {
     result = BenchResultSchema.parse(await suite.run(options.profile));
@@ -42,7 +41,7 @@ for (const suite of SUITES) {
   const verdict = result.met === undefined ? "" : result.met ? " (target met)" : " (target MISSED)";
   const value = result.value === null ? `unavailable: ${result.note}` : `${round(result.value)} ${result.unit}`;
   const ratio = result.ratio == null ? "" : `, ${round(result.ratio)}× baseline`;
-  process.stdout.write(`${value}${ratio}${verdict} [${Math.round((performance.now() - t0) / 1000)} s]\n`);
+  process.stdout.write(`  ${suite.name}: ${value}${ratio}${verdict} [${Math.round((performance.now() - t0) / 1000)} s]\n`);
 }
 
 const record: BenchRecord = {
@@ -51,7 +50,7 @@ const record: BenchRecord = {
   profileDescription: profileText,
   durationSeconds: (performance.now() - started) / 1000,
   machine,
-  loadAtEnd: Math.round(loadavg()[0]! * 100) / 100,
+  loadAtEnd: loadAverage(),
   results,
 };
 if (options.write) {

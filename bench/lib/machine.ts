@@ -22,6 +22,9 @@ function git(args: string[]): string | null {
   }
 }
 
+/** The 1-minute load average, to two decimals. */
+export const loadAverage = () => Math.round(loadavg()[0]! * 100) / 100;
+
 /** Reads the machine's description: cores, memory, CPU model, Node version, and the commit measured. */
 export function describeMachine(): MachineInfo {
   const status = git(["status", "--porcelain", "--untracked-files=no"]);
@@ -33,6 +36,6 @@ export function describeMachine(): MachineInfo {
     os: `${process.platform} ${process.arch}`,
     commit: git(["rev-parse", "--short", "HEAD"]),
     dirty: status !== null && status.length > 0,
-    loadAtStart: Math.round(loadavg()[0]! * 100) / 100,
+    loadAtStart: loadAverage(),
   };
 }
