@@ -84,6 +84,21 @@ export function spawnTracked(command: string, args: string[], options: SpawnOpti
 }
 
 /**
+ * Tracks a child until it has exited and its stdio and IPC have closed (so no output or message is still on the
+ * way), killing its group if that takes longer than `timeoutMs`.
+ */
+async function closedWithin(child: ChildProcess, timeoutMs: number): Promise<[number | null, NodeJS.Signals | null]> {
+  live.add(child);
+  const timer = setTimeout(() => killGroup(child, "SIGKILL"), timeoutMs);
+  try {
+    return (await once(child, "close")) as [number | null, NodeJS.Signals | null];
+  } finally {
+    clearTimeout(timer);
+    live.delete(child);
+  }
+}
+
+/**
  * Runs a TypeScript worker in a fresh Node process (so its peak RSS is its own) and resolves with the one
  * message it sends over IPC. The worker is killed after `timeoutMs`.
  */
@@ -97,13 +112,9 @@ export async function runWorker<T>(script: string, args: string[], options: Spaw
     stdio: ["ignore", fd, fd, "ipc"],
   });
   closeSync(fd);
-  live.add(child);
   let message: T | undefined;
   child.on("message", (m) => (message = m as T));
-  const timer = setTimeout(() => killGroup(child, "SIGKILL"), options.timeoutMs);
-  const [code, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
-  clearTimeout(timer);
-  live.delete(child);
+  const [code, signal] = await closedWithin(child, options.timeoutMs);
   if (message === undefined) {
     throw new Error(`worker ${script} ${args.join(" ")} sent no result (exit ${code ?? signal}); see ${options.logFile}`);
   }
@@ -113,15 +124,11 @@ export async function runWorker<T>(script: string, args: string[], options: Spaw
 /** Runs a command to completion (tracked like the rest) and resolves with its stdout; rejects on a non-zero exit. */
 export async function runCommand(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<string> {
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  live.add(child);
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (s: string) => (stdout += s));
   child.stderr!.setEncoding("utf8").on("data", (s: string) => (stderr += s));
-  const timer = setTimeout(() => killGroup(child, "SIGKILL"), options.timeoutMs);
-  const [code, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
-  clearTimeout(timer);
-  live.delete(child);
+  const [code, signal] = await closedWithin(child, options.timeoutMs);
   if (code !== 0) throw new Error(`${command} ${args.join(" ")} failed (${code ?? signal}): ${stderr.trim().slice(-500)}`);
   return stdout;
 }
