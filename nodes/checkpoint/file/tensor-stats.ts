@@ -4,6 +4,8 @@ import {
   type BlockMoments,
   carefulMoments,
   countCodes,
+  countCodes16,
+  countCodes16Units,
   emptyMoments,
   HISTOGRAM_LANES,
   fastMomentsF32,
@@ -137,12 +139,19 @@ export class TensorStatsAccumulator {
         return;
       }
       case "codes": {
-        const a = layout.bits === 16 ? new Uint16Array(buffer, at, len) : new Uint8Array(buffer, at, len);
         this.histogram ??= new Uint32Array(HISTOGRAM_LANES << layout.bits);
-        countCodes(a, this.histogram);
+        if (layout.bits === 16) {
+          // One fused pass per block (counts and unit maxima), two codes per 32-bit load when aligned.
+          const a = new Uint16Array(buffer, at, len);
+          if (this.unitMax) countCodes16Units(a, this.index, this.unitSize, layout.magnitudeMask, this.histogram, this.unitMax);
+          else countCodes16(a, this.histogram);
+        } else {
+          const a = new Uint8Array(buffer, at, len);
+          countCodes(a, this.histogram);
+          if (this.unitMax) unitMaxCode(a, this.index, this.unitSize, layout.magnitudeMask, this.unitMax);
+        }
         this.histogramPending += len;
         if (this.histogramPending > 0xffff_ffff - BLOCK) this.flushHistogram();
-        if (this.unitMax) unitMaxCode(a, this.index, this.unitSize, layout.magnitudeMask, this.unitMax);
         return;
       }
       case "int": {
