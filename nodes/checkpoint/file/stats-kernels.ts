@@ -84,6 +84,73 @@ export function fastMomentsF32(a: Float32Array, from: number, to: number, out: B
   return true;
 }
 
+/**
+ * `fastMomentsF32` that also takes each output unit's largest |value| in the same pass (into `unitMax`, as
+ * `unitMaxAbs` would; `first` is the tensor index of a[from]). Needs `first` and `unitSize` to be multiples of 4,
+ * so no group of four straddles two units and the sums are formed exactly as in `fastMomentsF32` (same results).
+ * Returns false when the block needs the careful pass; the unit maxima written so far are then lower bounds of
+ * the true ones, which `unitMaxAbs` completes.
+ */
+export function fastMomentsF32Units(a: Float32Array, from: number, to: number, out: BlockMoments, first: number, unitSize: number, unitMax: Float64Array): boolean {
+  const len = to - from;
+  const shift = a[from] ?? 0;
+  let s0 = 0, s1 = 0, q0 = 0, q1 = 0;
+  let lo0 = Infinity, lo1 = Infinity, hi0 = -Infinity, hi1 = -Infinity;
+  let zeros = 0;
+  let i = from;
+  let unit = Math.floor(first / unitSize);
+  let end = Math.min(to, from + unitSize - (first % unitSize));
+  while (i < to) {
+    // Unit extremes compared one value at a time against the running ones: rarely true, so well predicted.
+    let ulo = Infinity, uhi = -Infinity;
+    for (; i + 3 < end; i += 4) {
+      const x = a[i]!, y = a[i + 1]!, z = a[i + 2]!, w = a[i + 3]!;
+      if (x === 0 || y === 0 || z === 0 || w === 0) zeros += (x === 0 ? 1 : 0) + (y === 0 ? 1 : 0) + (z === 0 ? 1 : 0) + (w === 0 ? 1 : 0);
+      const a0 = x < y ? x : y, b0 = x < y ? y : x;
+      const a1 = z < w ? z : w, b1 = z < w ? w : z;
+      if (a0 < ulo) ulo = a0;
+      if (a1 < ulo) ulo = a1;
+      if (b0 > uhi) uhi = b0;
+      if (b1 > uhi) uhi = b1;
+      const dx = x - shift, dy = y - shift, dz = z - shift, dw = w - shift;
+      s0 += dx + dz;
+      q0 += dx * dx + dz * dz;
+      s1 += dy + dw;
+      q1 += dy * dy + dw * dw;
+    }
+    if (ulo < lo0) lo0 = ulo;
+    if (uhi > hi0) hi0 = uhi;
+    // Only the block's last segment can have a tail (every unit boundary is a multiple of 4 from `from`).
+    for (; i < end; i++) {
+      const x = a[i]!;
+      if (x === 0) zeros++;
+      if (x < lo0) lo0 = x;
+      if (x > hi0) hi0 = x;
+      if (x < ulo) ulo = x;
+      if (x > uhi) uhi = x;
+      const d = x - shift;
+      s0 += d;
+      q0 += d * d;
+    }
+    const m = -ulo > uhi ? -ulo : uhi;
+    if (m > unitMax[unit]!) unitMax[unit] = m;
+    unit++;
+    end = Math.min(to, i + unitSize);
+  }
+  const s = s0 + s1;
+  const q = q0 + q1;
+  if (!Number.isFinite(s) || !Number.isFinite(q) || !Number.isFinite(shift)) return false;
+  resetMoments(out);
+  out.n = len;
+  out.mean = shift + s / len;
+  out.m2 = Math.max(0, q - (s * s) / len);
+  out.sumSq = q + 2 * shift * s + len * shift * shift;
+  out.min = lo0 < lo1 ? lo0 : lo1;
+  out.max = hi0 > hi1 ? hi0 : hi1;
+  out.zeros = zeros;
+  return true;
+}
+
 /** Any element type, one element at a time, counting NaN and ±Inf and leaving them out of the moments. */
 export function carefulMoments(a: ArrayLike<number>, from: number, to: number, out: BlockMoments): void {
   resetMoments(out);

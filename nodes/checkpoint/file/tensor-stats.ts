@@ -9,6 +9,7 @@ import {
   emptyMoments,
   HISTOGRAM_LANES,
   fastMomentsF32,
+  fastMomentsF32Units,
   histogramMoments,
   unitMaxAbs,
   unitMaxCode,
@@ -126,6 +127,15 @@ export class TensorStatsAccumulator {
       case "f32": {
         const a = new Float32Array(buffer, at, len);
         if (this.unitMax && this.unitSize >= UNIT_SEGMENT) return this.consumeUnitsF32(a);
+        if (this.unitMax && this.unitSize % 4 === 0 && this.index % 4 === 0) {
+          // Moments and unit maxima in one pass over the block (the same sums as fastMomentsF32).
+          if (!fastMomentsF32Units(a, 0, len, this.block, this.index, this.unitSize, this.unitMax)) {
+            carefulMoments(a, 0, len, this.block);
+            unitMaxAbs(a, this.index, this.unitSize, this.unitMax);
+          }
+          this.merge(this.block);
+          return;
+        }
         if (!fastMomentsF32(a, 0, len, this.block)) carefulMoments(a, 0, len, this.block);
         this.merge(this.block);
         if (this.unitMax) unitMaxAbs(a, this.index, this.unitSize, this.unitMax);
