@@ -1,18 +1,14 @@
 import type { DType } from "./dtypes.js";
 import { elementSize, INT_VIEWS, type Layout, layoutOf } from "./stats-layout.js";
+import { countCodes, countCodes16, countCodes16Units, HISTOGRAM_LANES, unitMaxCode } from "./stats-codes.js";
 import {
   type BlockMoments,
   carefulMoments,
-  countCodes,
-  countCodes16,
-  countCodes16Units,
   emptyMoments,
-  HISTOGRAM_LANES,
   fastMomentsF32,
   fastMomentsF32Units,
   histogramMoments,
   unitMaxAbs,
-  unitMaxCode,
 } from "./stats-kernels.js";
 
 /** What one streaming pass over a tensor's elements measured; non-finite values are left out of min…l2. */
