@@ -49,11 +49,16 @@ export function fakeUsage(body: ChatRequestBody, content: string) {
 
 function wait(ms: number, req: http.IncomingMessage): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    req.socket.once("close", () => {
+    // The socket outlives the request on kept-alive connections: remove the listener when the wait ends.
+    const onClose = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    const timer = setTimeout(() => {
+      req.socket.off("close", onClose);
+      resolve();
+    }, ms);
+    req.socket.once("close", onClose);
   });
 }
 
