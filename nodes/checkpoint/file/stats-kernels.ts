@@ -70,18 +70,7 @@ export function fastMomentsF32(a: Float32Array, from: number, to: number, out: B
     s0 += d;
     q0 += d * d;
   }
-  const s = s0 + s1;
-  const q = q0 + q1;
-  if (!Number.isFinite(s) || !Number.isFinite(q) || !Number.isFinite(shift)) return false;
-  resetMoments(out);
-  out.n = len;
-  out.mean = shift + s / len;
-  out.m2 = Math.max(0, q - (s * s) / len);
-  out.sumSq = q + 2 * shift * s + len * shift * shift;
-  out.min = lo0 < lo1 ? lo0 : lo1;
-  out.max = hi0 > hi1 ? hi0 : hi1;
-  out.zeros = zeros;
-  return true;
+  return finishMoments(out, len, shift, s0 + s1, q0 + q1, lo0 < lo1 ? lo0 : lo1, hi0 > hi1 ? hi0 : hi1, zeros);
 }
 
 /**
@@ -137,16 +126,22 @@ export function fastMomentsF32Units(a: Float32Array, from: number, to: number, o
     unit++;
     end = Math.min(to, i + unitSize);
   }
-  const s = s0 + s1;
-  const q = q0 + q1;
+  return finishMoments(out, len, shift, s0 + s1, q0 + q1, lo0 < lo1 ? lo0 : lo1, hi0 > hi1 ? hi0 : hi1, zeros);
+}
+
+/**
+ * Writes a block's moments from the shifted sums of the fast kernels (once per block, outside their loops);
+ * false when a sum overflowed or met a non-finite value, so the caller takes the careful path.
+ */
+function finishMoments(out: BlockMoments, len: number, shift: number, s: number, q: number, min: number, max: number, zeros: number): boolean {
   if (!Number.isFinite(s) || !Number.isFinite(q) || !Number.isFinite(shift)) return false;
   resetMoments(out);
   out.n = len;
   out.mean = shift + s / len;
   out.m2 = Math.max(0, q - (s * s) / len);
   out.sumSq = q + 2 * shift * s + len * shift * shift;
-  out.min = lo0 < lo1 ? lo0 : lo1;
-  out.max = hi0 > hi1 ? hi0 : hi1;
+  out.min = min;
+  out.max = max;
   out.zeros = zeros;
   return true;
 }
