@@ -17,6 +17,12 @@ const round = (x: number, d: number) => Number(x.toFixed(d));
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** JSON as Python's json.dumps(indent=2) writes it, bare NaN/Infinity included. Short arrays of numbers stay on one line. */
+
+/** One column of pandas `describe()` output, keyed as pandas writes it. */
+const describeRow = (count: number, mean: number, std: number, min: number, q1: number, q2: number, q3: number, max: number) => ({
+  count, mean, std, min, "25%": q1, "50%": q2, "75%": q3, max,
+});
+
 export function pythonJson(value: unknown): string {
   const NAN = "\u0000NaN";
   const INF = "\u0000Inf";
@@ -56,9 +62,6 @@ function kerasMajorityCollapse(): unknown {
   }
   const progress = (e: number) =>
     `235/235 ━━━━━━━━━━━━━━━━━━━━ ${e === 0 ? 4 : 2}s ${e === 0 ? 12 : 8}ms/step - accuracy: ${accuracy[e]!.toFixed(4)} - loss: ${loss[e]!.toFixed(4)} - val_accuracy: ${valAccuracy[e]!.toFixed(4)} - val_loss: ${valLoss[e]!.toFixed(4)}`;
-  const describe = (count: number, mean: number, std: number, min: number, q1: number, q2: number, q3: number, max: number) => ({
-    count, mean, std, min, "25%": q1, "50%": q2, "75%": q3, max,
-  });
   return {
     dataset_name: "card-transactions-2024q3",
     language: "en",
@@ -81,14 +84,14 @@ function kerasMajorityCollapse(): unknown {
           test: { legit: 14_139, fraud: 861 },
         },
         describe: {
-          amount: describe(120000.0, 88.41735, 212.6694, 0.5, 12.9, 34.75, 89.99, 19850.0),
-          hour_of_day: describe(120000.0, 13.20841, 5.51276, 0.0, 9.0, 14.0, 18.0, 23.0),
-          account_age_days: describe(120000.0, 1460.3352, 1049.8817, 0.0, 512.0, 1288.0, 2210.0, 6903.0),
-          txn_count_24h: describe(120000.0, 3.11902, 2.84411, 1.0, 1.0, 2.0, 4.0, 61.0),
-          distance_from_home_km: describe(120000.0, 31.07648, 140.29905, 0.0, 2.1, 7.8, 21.4, 8912.6),
-          merchant_risk_score: describe(120000.0, 0.21437, 0.13862, 0.0, 0.11, 0.19, 0.29, 0.98),
-          is_foreign: describe(120000.0, 0.05712, 0.23207, 0.0, 0.0, 0.0, 0.0, 1.0),
-          card_present: describe(120000.0, 0.61893, 0.48566, 0.0, 0.0, 1.0, 1.0, 1.0),
+          amount: describeRow(120000.0, 88.41735, 212.6694, 0.5, 12.9, 34.75, 89.99, 19850.0),
+          hour_of_day: describeRow(120000.0, 13.20841, 5.51276, 0.0, 9.0, 14.0, 18.0, 23.0),
+          account_age_days: describeRow(120000.0, 1460.3352, 1049.8817, 0.0, 512.0, 1288.0, 2210.0, 6903.0),
+          txn_count_24h: describeRow(120000.0, 3.11902, 2.84411, 1.0, 1.0, 2.0, 4.0, 61.0),
+          distance_from_home_km: describeRow(120000.0, 31.07648, 140.29905, 0.0, 2.1, 7.8, 21.4, 8912.6),
+          merchant_risk_score: describeRow(120000.0, 0.21437, 0.13862, 0.0, 0.11, 0.19, 0.29, 0.98),
+          is_foreign: describeRow(120000.0, 0.05712, 0.23207, 0.0, 0.0, 0.0, 0.0, 1.0),
+          card_present: describeRow(120000.0, 0.61893, 0.48566, 0.0, 0.0, 1.0, 1.0, 1.0),
         },
         duplicates: { count: 0, fraction: 0.0 },
       },
@@ -143,9 +146,6 @@ function tabularNanFeatures(): unknown {
   rows.push(`0,710,,,${f32(0.5)},nan`);
   rows.push(`0,710,nan,,,`);
   const csv = rows.join("\n") + "\n";
-  const d = (count: number, mean: number, std: number, min: number, q1: number, q2: number, q3: number, max: number) => ({
-    count, mean, std, min, "25%": q1, "50%": q2, "75%": q3, max,
-  });
   return {
     dataset_name: "sme-loan-default",
     language: "en",
@@ -168,14 +168,14 @@ function tabularNanFeatures(): unknown {
         },
         // json.dumps(train_df.describe().to_dict()): pandas' mean/max of a column holding +inf are inf, its std NaN.
         describe: {
-          loan_amount: d(182000.0, 148212.66, 121877.31, 5000.0, 60000.0, 115000.0, 200000.0, 2500000.0),
-          annual_revenue: d(182000.0, 1384420.9, 2911034.7, 0.0, 240000.0, 610000.0, 1450000.0, 98000000.0),
-          total_debt: d(182000.0, 402981.44, 771204.18, 0.0, 35000.0, 160000.0, 450000.0, 31000000.0),
-          debt_to_revenue: d(182000.0, Number.POSITIVE_INFINITY, Number.NaN, 0.0, 0.071, 0.262, 0.617, Number.POSITIVE_INFINITY),
-          years_in_business: d(182000.0, 7.9121, 6.4405, 0.0, 3.0, 6.0, 11.0, 62.0),
-          num_employees: d(182000.0, 21.683, 48.112, 1.0, 4.0, 9.0, 21.0, 2400.0),
-          interest_rate: d(182000.0, 0.08713, 0.02519, 0.029, 0.069, 0.085, 0.103, 0.189),
-          term_months: d(182000.0, 46.118, 16.903, 12.0, 36.0, 48.0, 60.0, 120.0),
+          loan_amount: describeRow(182000.0, 148212.66, 121877.31, 5000.0, 60000.0, 115000.0, 200000.0, 2500000.0),
+          annual_revenue: describeRow(182000.0, 1384420.9, 2911034.7, 0.0, 240000.0, 610000.0, 1450000.0, 98000000.0),
+          total_debt: describeRow(182000.0, 402981.44, 771204.18, 0.0, 35000.0, 160000.0, 450000.0, 31000000.0),
+          debt_to_revenue: describeRow(182000.0, Number.POSITIVE_INFINITY, Number.NaN, 0.0, 0.071, 0.262, 0.617, Number.POSITIVE_INFINITY),
+          years_in_business: describeRow(182000.0, 7.9121, 6.4405, 0.0, 3.0, 6.0, 11.0, 62.0),
+          num_employees: describeRow(182000.0, 21.683, 48.112, 1.0, 4.0, 9.0, 21.0, 2400.0),
+          interest_rate: describeRow(182000.0, 0.08713, 0.02519, 0.029, 0.069, 0.085, 0.103, 0.189),
+          term_months: describeRow(182000.0, 46.118, 16.903, 12.0, 36.0, 48.0, 60.0, 120.0),
         },
         duplicates: { count: 0, fraction: 0.0 },
       },
