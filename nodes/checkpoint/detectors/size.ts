@@ -1,6 +1,7 @@
 import type { Finding } from "../../../graph/result.js";
 import { detectorFinding } from "../../findings.js";
 import { normalizeDType, tensorBytes } from "../file/dtypes.js";
+import type { IntegrityIssue } from "../file/scan-types.js";
 import type { CheckpointInfo, TensorRecord } from "../table.js";
 import { fmt, isBuffer } from "./tensor-kinds.js";
 
@@ -28,20 +29,10 @@ export function expectedWeightBytes(info: CheckpointInfo): number | null {
   return dtype && info.declaredParameters ? tensorBytes(dtype, info.declaredParameters) : null;
 }
 
-/** CK-09: a file shorter than its tensors need (critical); a file ≈ 2–4× its weights, i.e. optimizer state (info). */
+/** CK-09: metadata whose size_bytes is below what its parameters need (critical); a file ≈ 2–4× its weights, i.e.
+ * optimizer state (info). A scanned file that ends early is checkpoint.corrupt_file: its own header says so. */
 export function detectSizeVsParams(info: CheckpointInfo): Finding[] {
-  const truncated = info.issues.filter((i) => i.kind === "truncated");
-  if (truncated.length > 0) {
-    return [detectorFinding({
-      id: "checkpoint.size_vs_params",
-      title: "Checkpoint file is truncated",
-      description: `The file is truncated: it ends before the data its own header describes (${truncated[0]!.detail}): it was cut short while being written or copied and cannot be loaded.`,
-      evidence: truncated.map((i) => ({ rule_id: "CK-09", artifact: "model_checkpoint_artifacts.checkpoint_path", text: i.detail, observed: i.actualBytes ?? null, threshold: i.expectedBytes ?? null })),
-      severity: "critical",
-      confidence: 0.95,
-      recommendation: { action: "Re-save or re-download the checkpoint and verify its size or checksum before using it.", rationale: "A truncated file is missing weights.", category: "infrastructure", effort: "low" },
-    })];
-  }
+  if (info.issues.some((i) => i.kind === "truncated")) return [];
   const expected = expectedWeightBytes(info);
   if (!expected || !info.sizeBytes) return [];
   const ratio = info.sizeBytes / expected;
@@ -70,21 +61,36 @@ export function detectSizeVsParams(info: CheckpointInfo): Finding[] {
   })];
 }
 
-/** Structural faults other than truncation: holes, overlaps, bad header entries, missing storages. */
+/** CK-09: a file that ends before the data its own structure describes (critical), other structural faults (holes,
+ * overlaps, bad header entries, missing storages: high), and unexplained trailing bytes (low). */
 export function detectCorruptFile(info: CheckpointInfo): Finding[] {
+  const truncated = info.issues.filter((i) => i.kind === "truncated");
   const faults = info.issues.filter((i) => i.kind !== "truncated" && i.kind !== "trailing");
   const trailing = info.issues.filter((i) => i.kind === "trailing");
-  if (faults.length + trailing.length === 0) return [];
+  if (truncated.length + faults.length + trailing.length === 0) return [];
+  const recommendation = { action: "Re-save or re-download the checkpoint with the framework's own writer (safetensors.save_file / torch.save) and verify its size or checksum and that it loads.", rationale: "A malformed or cut-short file cannot be trusted to hold the trained weights.", category: "infrastructure" as const, effort: "low" as const };
+  const evidenceOf = (issues: readonly IntegrityIssue[]) => issues.slice(0, 8).map((i) => ({ rule_id: "CK-09", artifact: "model_checkpoint_artifacts.checkpoint_path", text: i.detail, observed: i.actualBytes ?? i.kind, threshold: i.expectedBytes ?? null }));
+  if (truncated.length > 0) {
+    return [detectorFinding({
+      id: "checkpoint.corrupt_file",
+      title: "Checkpoint file is truncated",
+      description: `The file is truncated: it ends before the data its own header describes (${truncated[0]!.detail}). It was cut short while being written or copied and cannot be loaded.`,
+      evidence: evidenceOf([...truncated, ...faults]),
+      severity: "critical",
+      confidence: 0.95,
+      recommendation,
+    })];
+  }
   return [detectorFinding({
     id: "checkpoint.corrupt_file",
     title: faults.length > 0 ? "Checkpoint file is malformed" : "Checkpoint file has unexplained trailing bytes",
     description: faults.length > 0
       ? `The file's structure is inconsistent (${faults.map((i) => i.kind).join(", ")}): loaders will refuse it or read wrong values.`
       : "Bytes after the last tensor belong to no tensor: harmless to loaders, but a sign of an unusual writer or an appended payload.",
-    evidence: [...faults, ...trailing].slice(0, 8).map((i) => ({ rule_id: "CK-09", artifact: "model_checkpoint_artifacts.checkpoint_path", text: i.detail, observed: i.kind })),
+    evidence: evidenceOf([...faults, ...trailing]),
     severity: faults.length > 0 ? "high" : "low",
     confidence: 0.9,
-    recommendation: { action: "Re-export the checkpoint with the framework's own writer (safetensors.save_file / torch.save) and verify it loads.", rationale: "A malformed file cannot be trusted to hold the trained weights.", category: "infrastructure", effort: "low" },
+    recommendation,
   })];
 }
 

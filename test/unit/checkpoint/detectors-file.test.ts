@@ -28,7 +28,7 @@ describe("checkpoint detectors on scanned files", () => {
     ["safetensors/fault-fp16-near-max.safetensors", "checkpoint.dtype_mix", "medium", "encoder.fc2.weight"],
     ["safetensors/fault-dtype-mix.safetensors", "checkpoint.dtype_mix", "info", "F16"],
     ["torch/mixed-precision.pt", "checkpoint.dtype_mix", "info", "BF16"],
-    ["safetensors/fault-truncated.safetensors", "checkpoint.size_vs_params", "critical", "truncated"],
+    ["safetensors/fault-truncated.safetensors", "checkpoint.corrupt_file", "critical", "truncated"],
     ["safetensors/fault-hole.safetensors", "checkpoint.corrupt_file", "high", "hole"],
     ["safetensors/fault-overlap.safetensors", "checkpoint.corrupt_file", "high", "overlap"],
     ["safetensors/fault-header-too-large.safetensors", "checkpoint.corrupt_file", "high", "100000000-byte cap"],
