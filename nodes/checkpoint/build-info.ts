@@ -92,6 +92,7 @@ export function buildCheckpointInfo(path: string | null, metadata: Record<string
     declaredParameters: numberOr(metadata.num_parameters),
     sizeBytes: scan?.fileSize ?? numberOr(metadata.size_bytes),
     pickles: scan?.pickles ?? [],
+    unverified: scan?.unverified ?? [],
     issues: scan?.issues ?? [],
     maxScanBytes: file.maxScanBytes,
     hasOptimizerState: metadataOptimizerState(metadata) ?? (scan ? fileOptimizerState(scan, tensors) : (lightning?.hasOptimizerStates || null)),

@@ -3,7 +3,7 @@ import { detectBatchNormStats } from "./detectors/batchnorm.js";
 import { detectShapeMismatch } from "./detectors/config.js";
 import { detectDtypeMix } from "./detectors/precision.js";
 import { detectHeaderOnly, detectMissingMetadata, detectNoOptimizerState, detectUnrecognizedFormat } from "./detectors/provenance.js";
-import { detectRequiresUnsafeLoad, detectUnsafePickle } from "./detectors/safety.js";
+import { detectRequiresUnsafeLoad, detectUnsafePickle, detectUnverifiedContent } from "./detectors/safety.js";
 import { detectCorruptFile, detectParamCountMismatch, detectSizeVsParams } from "./detectors/size.js";
 import { detectAllZeroTensors, detectConstantTensors, detectDeadUnits, detectExplodingWeights, detectNonfiniteWeights } from "./detectors/values.js";
 import type { CheckpointInfo } from "./table.js";
@@ -11,6 +11,7 @@ import type { CheckpointInfo } from "./table.js";
 /** Every checkpoint detector, in catalog order; each is a pure function of the normalized table. */
 export const CHECKPOINT_DETECTORS: ReadonlyArray<(info: CheckpointInfo) => Finding[]> = [
   detectUnsafePickle,
+  detectUnverifiedContent,
   detectRequiresUnsafeLoad,
   detectNonfiniteWeights,
   detectAllZeroTensors,

@@ -1,7 +1,7 @@
 import type { DType } from "./file/dtypes.js";
 import type { LightningState } from "./file/lightning.js";
 import type { PickleReport } from "./file/pickle-scan.js";
-import type { CheckpointFormat, IntegrityIssue, TensorGroup } from "./file/scan-types.js";
+import type { CheckpointFormat, IntegrityIssue, TensorGroup, UnverifiedContent } from "./file/scan-types.js";
 
 /** Per-tensor statistics as the detectors see them, whether measured here or computed by the client. */
 export interface TensorValues {
@@ -86,6 +86,8 @@ export interface CheckpointInfo {
   /** File size, or the client's size_bytes. */
   sizeBytes: number | null;
   pickles: PickleReport[];
+  /** Parts of the file the safety scan could not look into. */
+  unverified: UnverifiedContent[];
   issues: IntegrityIssue[];
   /** Byte budget above which files are scanned header-only (SERVICE_MAX_CHECKPOINT_BYTES). */
   maxScanBytes: number | null;

@@ -79,3 +79,18 @@ export function detectRequiresUnsafeLoad(info: CheckpointInfo): Finding[] {
     recommendation: { action: "Allowlist these classes with torch.serialization.add_safe_globals, or save hyperparameters as plain dicts so the checkpoint loads with weights_only=True.", rationale: "Loading with weights_only=False disables the protection against code in pickles.", category: "infrastructure", effort: "low" },
   })];
 }
+
+/** CK-01: parts of the file the safety scan could not open (encrypted or 7z/gzip-compressed, oversized): not silence. */
+export function detectUnverifiedContent(info: CheckpointInfo): Finding[] {
+  if (info.unverified.length === 0) return [];
+  const names = info.unverified.slice(0, 6).map((u) => u.entry);
+  return [detectorFinding({
+    id: "checkpoint.unverified_content",
+    title: "Part of the checkpoint could not be verified as safe to load",
+    description: `The scan could not look inside ${names.join(", ")}${info.unverified.length > 6 ? "…" : ""}: ${info.unverified[0]!.reason}. Whatever pickle it holds was not checked, so loading it is not known to be safe.`,
+    evidence: info.unverified.slice(0, 8).map((u) => ({ rule_id: "CK-01", artifact: `model_checkpoint_artifacts.checkpoint_path:${u.entry}`, text: `${u.entry} could not be checked: ${u.reason}.` })),
+    severity: "medium",
+    confidence: 0.6,
+    recommendation: { action: "Unpack the archive yourself and send the extracted files (or scan them with picklescan/modelscan) before loading anything in it; prefer safetensors.", rationale: "A pickle the scan could not read can run code when loaded, as any other pickle.", category: "infrastructure", effort: "low" },
+  })];
+}

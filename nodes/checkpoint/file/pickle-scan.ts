@@ -67,3 +67,27 @@ function summarize(entry: string, size: number, reads: readonly PickleRead[], pa
     partial,
   };
 }
+
+/** Candidate starts tried when carving: bounds the work on a large binary. */
+const MAX_CARVE_ATTEMPTS = 4096;
+
+/**
+ * Finds pickles stored verbatim inside bytes the scan cannot parse as a container (a 7z or gzip archive keeps
+ * small or incompressible members uncompressed): every PROTO 2–5 opcode (followed by FRAME for protocol 4–5) is
+ * tried as a start, and a stream that reads cleanly to its STOP is reported under `entry@offset`. Random bytes
+ * almost never read cleanly to a STOP, so what is reported is a real pickle.
+ */
+export function carvePickles(bytes: Uint8Array, entry: string): PickleReport[] {
+  const out: PickleReport[] = [];
+  let attempts = 0;
+  for (let at = bytes.indexOf(0x80); at >= 0 && at + 2 < bytes.length && attempts < MAX_CARVE_ATTEMPTS; at = bytes.indexOf(0x80, at + 1)) {
+    const protocol = bytes[at + 1]!;
+    if (protocol < 2 || protocol > 5 || (protocol >= 4 && bytes[at + 2] !== 0x95)) continue;
+    attempts++;
+    const read = readPickle(bytes, at);
+    if (read.error || read.end <= at) continue;
+    out.push(summarize(`${entry}@${at}`, read.end - at, [read], false));
+    at = read.end - 1;
+  }
+  return out;
+}

@@ -4,7 +4,19 @@ import type { PickleReport } from "./pickle-scan.js";
 import type { TensorStats } from "./tensor-stats.js";
 
 /** Formats recognized by content (FORMATS.md §6). */
-export type CheckpointFormat = "safetensors" | "torch_zip" | "torch_legacy" | "pickle" | "zip" | "gguf" | "unknown";
+export type CheckpointFormat =
+  | "safetensors" | "torch_zip" | "torch_legacy" | "pickle" | "zip" | "npy" | "gguf"
+  /** A container the scan cannot open (7z, gzip, xz, bzip2, zstd, rar). */
+  | "archive"
+  | "unknown";
+
+/** Content the safety scan could not look into (an encrypted or 7z-compressed entry, an oversized pickle…). */
+export interface UnverifiedContent {
+  /** The file or archive entry. */
+  entry: string;
+  /** Why it could not be checked, as a clause: "it is encrypted (password-protected zip)". */
+  reason: string;
+}
 
 /** Where a tensor sits in a training checkpoint: model weights and buffers, optimizer state, or other state. */
 export type TensorGroup = "model" | "optimizer" | "other";
@@ -44,6 +56,8 @@ export interface CheckpointScan {
   headerOnly: boolean;
   tensors: ScannedTensor[];
   pickles: PickleReport[];
+  /** Parts whose pickles, if any, could not be checked: loading them is not known to be safe. */
+  unverified: UnverifiedContent[];
   issues: IntegrityIssue[];
   /** safetensors `__metadata__`. */
   fileMetadata: Record<string, string>;

@@ -1,12 +1,13 @@
 import { type FileHandle, open } from "node:fs/promises";
 import { basename } from "node:path";
-import { isFloatDType } from "./dtypes.js";
+import { isFloatDType, tensorBytes } from "./dtypes.js";
 import { readLightningState } from "./lightning.js";
-import { scanPickles } from "./pickle-scan.js";
+import { MAX_NPY_HEADER, npyDType, parseNpyHeader } from "./npy.js";
+import { carvePickles, scanPickles } from "./pickle-scan.js";
 import { PyDict, type PyValue } from "./pickle-values.js";
 import { type ByteRegion, readBytes, readRegions } from "./range-reader.js";
 import { declaredHeaderLength, readSafetensorsHeader } from "./safetensors.js";
-import type { CheckpointScan, ScannedTensor } from "./scan-types.js";
+import type { CheckpointScan, IntegrityIssue, ScannedTensor } from "./scan-types.js";
 import { SNIFF_BYTES, sniffFormat } from "./sniff.js";
 import { canMeasure } from "./stats-layout.js";
 import { TensorStatsAccumulator } from "./tensor-stats.js";
@@ -28,11 +29,15 @@ export interface ScanOptions {
 /** Tensors this small are read even in header-only mode (scores, counters, BatchNorm step counts). */
 const TINY_TENSOR = 64;
 
-const EMPTY: ArchiveContents = { isTorch: false, root: null, pickles: [], tensors: [], issues: [] };
+const EMPTY: ArchiveContents = { isTorch: false, root: null, pickles: [], tensors: [], issues: [], unverified: [] };
+
+/** Bytes of an unopenable archive searched for pickles stored in it verbatim. */
+const MAX_CARVE_BYTES = 64 << 20;
 
 /**
  * Scans a checkpoint file without executing anything: recognizes the format by content (safetensors, PyTorch
- * zip, legacy torch, pickle), lists tensors, scans every pickle's imports, reads Lightning state, and streams
+ * zip or any zip such as .npz, legacy torch, pickle, .npy; 7z/gzip/xz… are searched for verbatim pickles and
+ * listed as unverified), lists tensors, scans every pickle's imports, reads Lightning state, and streams
  * tensor data once for per-tensor statistics in bounded memory (one chunk buffer, no whole-file reads).
  *
  * `scanCheckpointFile(path, { signal, maxBytes, onProgress, chunkBytes }) → Promise<CheckpointScan>`; rejects
@@ -47,7 +52,7 @@ export async function scanCheckpointFile(path: string, options: ScanOptions = {}
     const format = sniffFormat(head, fileSize, name);
     const scan: CheckpointScan = {
       path, format, fileSize, headerOnly: options.maxBytes !== undefined && fileSize > options.maxBytes,
-      tensors: [], pickles: [], issues: [], fileMetadata: {}, topLevelKeys: [], lightning: null, bytesScanned: 0,
+      tensors: [], pickles: [], unverified: [], issues: [], fileMetadata: {}, topLevelKeys: [], lightning: null, bytesScanned: 0,
     };
     let contents = EMPTY;
     try {
@@ -59,6 +64,7 @@ export async function scanCheckpointFile(path: string, options: ScanOptions = {}
     }
     scan.tensors = contents.tensors;
     scan.pickles = contents.pickles;
+    scan.unverified = contents.unverified;
     scan.issues = contents.issues;
     scan.topLevelKeys = topLevelKeys(contents.root);
     scan.lightning = contents.root === null ? null : readLightningState(contents.root);
@@ -89,7 +95,36 @@ async function readStructure(fh: FileHandle, scan: CheckpointScan, head: Uint8Ar
     const { report, reads } = scanPickles(bytes, name, { partial: fileSize > MAX_PICKLE_BYTES });
     return { ...EMPTY, root: reads[0]?.value ?? null, pickles: [report] };
   }
+  if (scan.format === "npy") return readNpy(fh, fileSize, name);
+  if (scan.format === "archive") {
+    const pickles = carvePickles(await readBytes(fh, 0, Math.min(fileSize, MAX_CARVE_BYTES)), name);
+    const found = pickles.length > 0 ? `; ${pickles.length} pickle(s) stored in it uncompressed were found and checked, others may be compressed` : "";
+    return { ...EMPTY, pickles, unverified: [{ entry: name, reason: `it is a compressed archive (7z, gzip, xz, bzip2, zstd or rar) the scan cannot open${found}` }] };
+  }
   return EMPTY;
+}
+
+/** A NumPy .npy file: an object array's pickle is scanned; a plain little-endian C-order array is one tensor. */
+async function readNpy(fh: FileHandle, fileSize: number, name: string): Promise<ArchiveContents> {
+  const header = parseNpyHeader(await readBytes(fh, 0, Math.min(fileSize, MAX_NPY_HEADER)));
+  if (!header) return { ...EMPTY, issues: [{ kind: "bad_header", detail: ".npy header is cut short or not a header numpy writes" }] };
+  if (header.holdsPickle) {
+    const bytes = await readBytes(fh, header.dataOffset, Math.min(fileSize - header.dataOffset, MAX_PICKLE_BYTES));
+    const { report } = scanPickles(bytes, name, { partial: fileSize - header.dataOffset > MAX_PICKLE_BYTES });
+    return { ...EMPTY, pickles: [report] };
+  }
+  const dtype = npyDType(header);
+  if (!dtype || header.fortranOrder) return EMPTY;
+  const numel = header.shape.reduce((a, b) => a * b, 1);
+  const end = header.dataOffset + tensorBytes(dtype, numel);
+  const tensor: ScannedTensor = {
+    name: name.replace(/\.npy$/i, ""), dtype, rawDtype: header.descr, shape: header.shape, numel,
+    byteRange: end <= fileSize ? [header.dataOffset, end] : null, stats: null, group: "model",
+  };
+  const issues: IntegrityIssue[] = end > fileSize
+    ? [{ kind: "truncated", detail: `the .npy array needs ${end} bytes but the file has ${fileSize}`, expectedBytes: end, actualBytes: fileSize }]
+    : [];
+  return { ...EMPTY, tensors: [tensor], issues };
 }
 
 function topLevelKeys(root: PyValue | null): string[] {

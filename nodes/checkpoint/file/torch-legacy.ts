@@ -31,7 +31,7 @@ export async function readLegacyTorch(fh: FileHandle, fileSize: number, name: st
     const keysValue = reads[4]?.value;
     const keys = Array.isArray(keysValue) ? keysValue.map(String) : keysValue instanceof PyTuple ? keysValue.items.map(String) : [];
     const tensors = complete && root !== null ? await placeLegacyTensors(fh, fileSize, root, keys, reads[4]!.end, issues) : [];
-    return { isTorch: true, root, pickles: [{ ...report, partial: report.partial && !complete }], tensors, issues };
+    return { isTorch: true, root, pickles: [{ ...report, partial: report.partial && !complete }], tensors, issues, unverified: [] };
   }
 }
 

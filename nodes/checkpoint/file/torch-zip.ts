@@ -2,9 +2,11 @@ import type { FileHandle } from "node:fs/promises";
 import { tensorBytes } from "./dtypes.js";
 import { type PickleReport, scanPickles } from "./pickle-scan.js";
 import type { PyValue } from "./pickle-values.js";
-import type { IntegrityIssue, ScannedTensor } from "./scan-types.js";
+import { MAX_NPY_HEADER, parseNpyHeader, startsWithNpyMagic } from "./npy.js";
+import type { IntegrityIssue, ScannedTensor, UnverifiedContent } from "./scan-types.js";
+import { looksLikePickle, mayBeProtocol0Pickle } from "./sniff.js";
 import { collectTorchTensors, spanOf, type TorchTensorRef } from "./torch-tensors.js";
-import { entryDataOffset, readZipDirectory, readZipEntry, type ZipEntry, ZipFormatError } from "./zip.js";
+import { claimsEncryption, entryDataOffset, isDecompressible, readZipDirectory, readZipEntry, readZipEntryHead, type ZipEntry, ZipFormatError } from "./zip.js";
 
 /** Largest pickle the scan reads into memory (data.pkl holds the structure, never tensor data). */
 export const MAX_PICKLE_BYTES = 256 << 20;
@@ -16,9 +18,15 @@ export interface ArchiveContents {
   pickles: PickleReport[];
   tensors: ScannedTensor[];
   issues: IntegrityIssue[];
+  unverified: UnverifiedContent[];
 }
 
 const isPickleEntry = (name: string) => /(\.pkl|_pkl|\.pickle)$/.test(name);
+
+/** Entries whose content is inspected; an archive with more is reported as not fully verified. */
+const MAX_INSPECTED_ENTRIES = 4096;
+/** Bytes read from an entry to recognize a pickle or an .npy header (numpy pads its header to 64-byte multiples). */
+const HEAD_BYTES = 1024;
 
 /** The archive's top folder, from its first entry (`model/` when saved to model.pt, `archive/` from a buffer). */
 function topFolder(entries: readonly ZipEntry[]): string {
@@ -27,34 +35,79 @@ function topFolder(entries: readonly ZipEntry[]): string {
   return slash >= 0 ? first.slice(0, slash + 1) : "";
 }
 
-/** Reads a zip: every pickle entry is scanned; a torch archive's data.pkl gives the tensor table. */
+/** Where an entry's pickle starts, and whether the entry surely is one (else the stream must confirm it). */
+interface PickleStart {
+  offset: number;
+  certain: boolean;
+}
+
+/**
+ * Where an entry's pickle starts, or null when it holds none: a pickle by name (torch's data.pkl), by content
+ * (a pickle under any name or extension: `data.txt` fools no one), or an .npy object array (`.npz` members), whose
+ * elements numpy pickles after the header. A protocol 0/1 pickle has no PROTO opcode: its first byte makes it a
+ * candidate that only a clean read (or an import) confirms.
+ */
+async function pickleStart(fh: FileHandle, entry: ZipEntry): Promise<PickleStart | null> {
+  // Behind the encryption flag only the content can tell a plain pickle from ciphertext.
+  if (isPickleEntry(entry.name) && !claimsEncryption(entry)) return { offset: 0, certain: true };
+  const head = await readZipEntryHead(fh, entry, HEAD_BYTES);
+  if (startsWithNpyMagic(head)) {
+    const header = parseNpyHeader(head) ?? parseNpyHeader(await readZipEntryHead(fh, entry, MAX_NPY_HEADER));
+    return header?.holdsPickle ? { offset: header.dataOffset, certain: true } : null;
+  }
+  if (looksLikePickle(head)) return { offset: 0, certain: true };
+  return mayBeProtocol0Pickle(head) ? { offset: 0, certain: false } : null;
+}
+
+/**
+ * Reads a zip: every entry that holds a pickle is scanned (torch's tensor storages aside: torch.load never
+ * unpickles them); a torch archive's data.pkl gives the tensor table. Entries that cannot be read (encrypted,
+ * unknown compression, oversized) are listed as unverified.
+ */
 export async function readTorchZip(fh: FileHandle, fileSize: number): Promise<ArchiveContents> {
   let entries: ZipEntry[];
   try {
     entries = await readZipDirectory(fh, fileSize);
   } catch (err) {
     if (!(err instanceof ZipFormatError)) throw err;
-    return { isTorch: false, root: null, pickles: [], tensors: [], issues: [{ kind: "truncated", detail: err.message }] };
+    return { isTorch: false, root: null, pickles: [], tensors: [], issues: [{ kind: "truncated", detail: err.message }], unverified: [] };
   }
   const prefix = topFolder(entries);
   const byName = new Map(entries.map((e) => [e.name, e]));
+  const isTorch = byName.has(`${prefix}data.pkl`);
   const pickles: PickleReport[] = [];
   const issues: IntegrityIssue[] = [];
+  const unverified: UnverifiedContent[] = [];
   let root: PyValue | null = null;
-  for (const entry of entries.filter((e) => isPickleEntry(e.name))) {
+  const files = entries.filter((e) => !e.name.endsWith("/") && !(isTorch && e.name.startsWith(`${prefix}data/`)));
+  if (files.length > MAX_INSPECTED_ENTRIES) {
+    unverified.push({ entry: `${files.length - MAX_INSPECTED_ENTRIES} entries`, reason: `the archive has more than the ${MAX_INSPECTED_ENTRIES} entries the scan inspects` });
+  }
+  for (const entry of files.slice(0, MAX_INSPECTED_ENTRIES)) {
+    if (!isDecompressible(entry)) {
+      unverified.push({ entry: entry.name, reason: `it uses zip compression method ${entry.method}, which the scan cannot decompress` });
+      continue;
+    }
     try {
-      const bytes = await readZipEntry(fh, entry, MAX_PICKLE_BYTES);
-      const { report, reads } = scanPickles(bytes, entry.name);
+      // An entry flagged as encrypted is still read as it is stored: a plain pickle behind the flag is scanned.
+      const start = await pickleStart(fh, entry);
+      const read = start && scanPickles((await readZipEntry(fh, entry, MAX_PICKLE_BYTES)).subarray(start.offset), entry.name);
+      // A guessed protocol-0 start that neither reads cleanly nor imports anything is text, not a pickle.
+      if (!read || (!start.certain && read.report.error !== null && read.report.globals.length === 0)) {
+        if (claimsEncryption(entry)) unverified.push({ entry: entry.name, reason: "it is encrypted (password-protected zip)" });
+        continue;
+      }
+      const { report, reads } = read;
       pickles.push(report);
       if (entry.name === `${prefix}data.pkl`) root = reads[0]?.value ?? null;
     } catch (err) {
       if (!(err instanceof ZipFormatError)) throw err;
       issues.push({ kind: "unreadable", detail: err.message });
+      unverified.push({ entry: entry.name, reason: `it could not be read (${err.message})` });
     }
   }
-  const isTorch = byName.has(`${prefix}data.pkl`);
   const tensors = isTorch && root !== null ? await placeTensors(fh, fileSize, collectTorchTensors(root), prefix, byName, issues) : [];
-  return { isTorch, root, pickles, tensors, issues };
+  return { isTorch, root, pickles, tensors, issues, unverified };
 }
 
 /** Finds each tensor's bytes inside its `data/<key>` entry. */

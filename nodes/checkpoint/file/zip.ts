@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { inflateRawSync } from "node:zlib";
+import { constants, inflateRawSync, type ZlibOptions } from "node:zlib";
 import { readBytes } from "./range-reader.js";
 
 /** One entry of a zip's central directory. */
@@ -7,6 +7,8 @@ export interface ZipEntry {
   name: string;
   /** 0 = STORED, 8 = DEFLATE. */
   method: number;
+  /** General-purpose bit flags; bit 0 = the entry is encrypted. */
+  flags: number;
   compressedSize: number;
   size: number;
   localHeaderOffset: number;
@@ -61,6 +63,7 @@ function parseCentralDirectory(cd: Uint8Array, expected: number): ZipEntry[] {
   let p = 0;
   while (p + 46 <= cd.length && out.length < expected) {
     if (v.getUint32(p, true) !== CENTRAL) throw new ZipFormatError(`bad central directory record at offset ${p}`);
+    const flags = v.getUint16(p + 8, true);
     const method = v.getUint16(p + 10, true);
     let compressedSize = v.getUint32(p + 20, true);
     let size = v.getUint32(p + 24, true);
@@ -83,7 +86,7 @@ function parseCentralDirectory(cd: Uint8Array, expected: number): ZipEntry[] {
       }
       e += 4 + len;
     }
-    out.push({ name, method, compressedSize, size, localHeaderOffset });
+    out.push({ name, method, flags, compressedSize, size, localHeaderOffset });
     p = extraEnd + commentLength;
   }
   return out;
@@ -97,6 +100,34 @@ export async function entryDataOffset(fh: FileHandle, entry: ZipEntry): Promise<
   return entry.localHeaderOffset + 30 + v.getUint16(26, true) + v.getUint16(28, true);
 }
 
+/** zlib's errors carry a code, like file-system errors; a bad DEFLATE stream is the archive's fault, not the disk's. */
+function inflate(entry: ZipEntry, data: Uint8Array, options: ZlibOptions): Uint8Array {
+  try {
+    return inflateRawSync(data, options);
+  } catch (err) {
+    throw new ZipFormatError(`${entry.name} does not inflate: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The entry claims to be encrypted (flag bit 0). The claim alone proves nothing: loaders such as torch's miniz
+ * ignore it, so a hostile archive sets it over a plain pickle to make Python's zipfile-based scanners give up.
+ */
+export const claimsEncryption = (entry: ZipEntry) => (entry.flags & 1) !== 0;
+
+/** Whether the scan can decompress the entry: STORED or DEFLATE. */
+export const isDecompressible = (entry: ZipEntry) => entry.method === 0 || entry.method === 8;
+
+/** Reads the first `n` bytes of an entry (inflating only as much as needed), e.g. to recognize its content. */
+export async function readZipEntryHead(fh: FileHandle, entry: ZipEntry, n: number): Promise<Uint8Array> {
+  const start = await entryDataOffset(fh, entry);
+  if (entry.method === 0) return readBytes(fh, start, Math.min(n, entry.compressedSize));
+  // DEFLATE: a prefix of the stream inflates to a prefix of the entry (sync flush tolerates the cut); DEFLATE
+  // expands at most 1032-fold, which bounds the output.
+  const prefix = await readBytes(fh, start, Math.min(entry.compressedSize, n));
+  return inflate(entry, prefix, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: n * 1032 + 1024 }).subarray(0, n);
+}
+
 /** Reads a whole (small) entry, inflating it when it is compressed. */
 export async function readZipEntry(fh: FileHandle, entry: ZipEntry, maxBytes: number): Promise<Uint8Array> {
   if (entry.size > maxBytes || entry.compressedSize > maxBytes) {
@@ -105,6 +136,6 @@ export async function readZipEntry(fh: FileHandle, entry: ZipEntry, maxBytes: nu
   const data = await readBytes(fh, await entryDataOffset(fh, entry), entry.compressedSize);
   if (data.length < entry.compressedSize) throw new ZipFormatError(`${entry.name} is cut short`);
   if (entry.method === 0) return data;
-  if (entry.method === 8) return inflateRawSync(data, { maxOutputLength: maxBytes });
+  if (entry.method === 8) return inflate(entry, data, { maxOutputLength: maxBytes });
   throw new ZipFormatError(`${entry.name} uses compression method ${entry.method}`);
 }
