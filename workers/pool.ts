@@ -1,0 +1,30 @@
+import { availableParallelism } from "node:os";
+import { Piscina } from "piscina";
+import type { TaskName, TaskPayload, TaskResult } from "./tasks.js";
+
+/** A worker kept this long after its last task, so a burst of tasks does not pay for thread start-up each time. */
+const IDLE_TIMEOUT_MS = 60_000;
+
+let pool: Piscina | null = null;
+
+/** The process's one pool, one thread per core, started on first use (idle threads do not keep the process alive). */
+function sharedPool(): Piscina {
+  pool ??= new Piscina({
+    filename: new URL("./entry.mjs", import.meta.url).href,
+    minThreads: 0,
+    maxThreads: availableParallelism(),
+    idleTimeout: IDLE_TIMEOUT_MS,
+  });
+  return pool;
+}
+
+export interface RunOptions {
+  /** Buffers in the payload to move to the worker instead of copying (the caller must not use them after). */
+  transfer?: ArrayBuffer[];
+  signal?: AbortSignal;
+}
+
+/** Runs a named task of workers/tasks.ts on a worker thread, off the event loop. */
+export function runTask<N extends TaskName>(task: N, payload: TaskPayload<N>, options: RunOptions = {}): Promise<TaskResult<N>> {
+  return sharedPool().run({ task, payload }, { transferList: options.transfer, signal: options.signal });
+}
