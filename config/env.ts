@@ -22,6 +22,17 @@ export const ServiceSettingsSchema = z.object({
   /** Analyses in flight (spec §8: 10); the next is refused with 503 at once. */
   SERVICE_MAX_CONCURRENT_ANALYSES: int(10, 1, 1000),
   SERVICE_MAX_BODY_BYTES: int(64 * 1024 * 1024, 1024),
+  /** Time to receive a request body, answered 408; unset: see bodyTimeoutMs. */
+  SERVICE_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  /** Analysis requests one client may have open at once (bodies being read included), answered 429. */
+  SERVICE_MAX_CONCURRENT_PER_CLIENT: int(4, 1, 1000),
+  /** Proxies in front of the service whose X-Forwarded-For entries are trusted to name the client (0: none). */
+  SERVICE_TRUST_PROXY: int(0, 0, 10),
+  /** Comma-separated browser origins allowed to call the API across sites (CORS); empty: none. */
+  SERVICE_CORS_ORIGINS: z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((o) => o.trim()).filter((o) => o.length > 0)),
   /** How long a SIGTERM waits for in-flight analyses before the process exits. */
   SERVICE_SHUTDOWN_GRACE_MS: int(30_000, 0, 600_000),
   SERVICE_MLFLOW_TRACKING_URI: z.url().optional(),
@@ -48,6 +59,14 @@ export const ServiceSettingsSchema = z.object({
   SERVICE_LLM_MAX_RETRIES: int(1, 0, 5),
 });
 export type ServiceSettings = z.infer<typeof ServiceSettingsSchema>;
+
+/**
+ * The body time-out: SERVICE_BODY_TIMEOUT_MS, or else 2 s per MiB of the body limit and at least 10 s, so a
+ * client on a slow link can still send a body of the largest size (default 64 MiB: 128 s, i.e. ≥ 0.5 MiB/s).
+ */
+export function bodyTimeoutMs(settings: Pick<ServiceSettings, "SERVICE_BODY_TIMEOUT_MS" | "SERVICE_MAX_BODY_BYTES">): number {
+  return settings.SERVICE_BODY_TIMEOUT_MS ?? Math.max(10_000, Math.ceil((2_000 * settings.SERVICE_MAX_BODY_BYTES) / 1024 ** 2));
+}
 
 /** A configuration problem found at start-up; the message names the variable. */
 export class ConfigError extends Error {

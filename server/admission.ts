@@ -1,56 +1,100 @@
-import type { RequestHandler } from "express";
+import type { RequestHandler, Response } from "express";
+import { clientAddress } from "./client-address.js";
 import { ServiceError } from "./errors.js";
 
 /**
- * Admission control for analyses (spec §8: 10 at once): a request over the limit, or one arriving while the
- * process drains for shutdown, is refused with 503 at once, before its body is read.
+ * Admission control for work requests, in two steps. `arrive` runs first: while the process drains for shutdown
+ * a request is refused (503), and a client with SERVICE_MAX_CONCURRENT_PER_CLIENT requests already open is
+ * refused (429), counted from the moment a request arrives, so one client cannot hold every body read either.
+ * `slot` runs once the body is read (server/intake.ts): it takes one of the SERVICE_MAX_CONCURRENT_ANALYSES
+ * analysis slots (spec §8: 10) or refuses at once with 503, so a slow sender never holds a slot.
  */
 export interface Admission {
-  middleware: RequestHandler;
+  arrive: RequestHandler;
+  slot: RequestHandler;
+  /** Analyses holding a slot. */
   readonly inFlight: number;
+  /** Work requests arrived and not yet answered: bodies being read and analyses running. */
+  readonly open: number;
   readonly draining: boolean;
-  /** Refuse new analyses and resolve when the in-flight ones have finished (or after `graceMs`). */
+  /** Refuse new requests and resolve when the open ones have been answered (true) or after `graceMs` (false). */
   drain(graceMs: number): Promise<boolean>;
 }
 
-export function createAdmission(maxInFlight: number): Admission {
+export interface AdmissionLimits {
+  maxInFlight: number;
+  maxPerClient: number;
+  /** Proxies whose X-Forwarded-For entries name the client (SERVICE_TRUST_PROXY). */
+  trustedProxies: number;
+}
+
+/** Runs `release` once, when the response has been sent or its connection has closed, whichever comes first. */
+function onEnd(res: Response, release: () => void): void {
+  let released = false;
+  const once = () => {
+    if (!released) {
+      released = true;
+      release();
+    }
+  };
+  res.on("finish", once);
+  res.on("close", once);
+}
+
+export function createAdmission(limits: AdmissionLimits): Admission {
   let inFlight = 0;
+  let open = 0;
   let draining = false;
+  const perClient = new Map<string, number>();
   let idle: Array<() => void> = [];
-  const release = () => {
-    inFlight--;
-    if (inFlight === 0) {
+  const closeOne = (client: string) => {
+    open--;
+    const left = (perClient.get(client) ?? 1) - 1;
+    if (left === 0) perClient.delete(client);
+    else perClient.set(client, left);
+    if (open === 0) {
       for (const resolve of idle) resolve();
       idle = [];
     }
   };
   return {
-    middleware: (_req, res, next) => {
+    arrive: (req, res, next) => {
       if (draining) return next(new ServiceError("SHUTTING_DOWN", 503, "the service is shutting down; retry on another instance", { "Retry-After": "5" }));
-      if (inFlight >= maxInFlight) {
+      const client = clientAddress(req, limits.trustedProxies);
+      const mine = perClient.get(client) ?? 0;
+      if (mine >= limits.maxPerClient) {
+        res.set("connection", "close");
+        return next(
+          new ServiceError("TOO_MANY_REQUESTS", 429, `this client (${client}) already has ${mine} requests open, its limit (SERVICE_MAX_CONCURRENT_PER_CLIENT); retry when one has been answered`, {
+            "Retry-After": "1",
+          }),
+        );
+      }
+      perClient.set(client, mine + 1);
+      open++;
+      onEnd(res, () => closeOne(client));
+      next();
+    },
+    slot: (_req, res, next) => {
+      if (inFlight >= limits.maxInFlight) {
         return next(new ServiceError("OVERLOADED", 503, `the service is analyzing ${inFlight} requests, its limit (SERVICE_MAX_CONCURRENT_ANALYSES); retry shortly`, { "Retry-After": "1" }));
       }
       inFlight++;
-      let released = false;
-      const once = () => {
-        if (!released) {
-          released = true;
-          release();
-        }
-      };
-      res.on("finish", once);
-      res.on("close", once);
+      onEnd(res, () => inFlight--);
       next();
     },
     get inFlight() {
       return inFlight;
+    },
+    get open() {
+      return open;
     },
     get draining() {
       return draining;
     },
     drain(graceMs) {
       draining = true;
-      if (inFlight === 0) return Promise.resolve(true);
+      if (open === 0) return Promise.resolve(true);
       return new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), graceMs);
         idle.push(() => {

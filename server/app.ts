@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import express, { type Express } from "express";
 import { type Admission, createAdmission } from "./admission.js";
+import { cors } from "./cors.js";
 import { errorMiddleware, ServiceError } from "./errors.js";
+import { jsonBodyIntake } from "./intake.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createAnalyseRouter } from "./routes/analyse.js";
@@ -25,9 +27,14 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
   const app = express();
   app.disable("x-powered-by");
   app.set("json replacer", (_key: string, value: unknown) => (typeof value === "bigint" ? Number(value) : value));
-  const admission = createAdmission(runtime.settings.SERVICE_MAX_CONCURRENT_ANALYSES);
+  const { settings } = runtime;
+  const admission = createAdmission({
+    maxInFlight: settings.SERVICE_MAX_CONCURRENT_ANALYSES,
+    maxPerClient: settings.SERVICE_MAX_CONCURRENT_PER_CLIENT,
+    trustedProxies: settings.SERVICE_TRUST_PROXY,
+  });
   const metrics = createMetrics();
-  metrics.addGauges(() => ({ analyses_in_flight: admission.inFlight }));
+  metrics.addGauges(() => ({ analyses_in_flight: admission.inFlight, work_requests_open: admission.open }));
   metrics.addGauges(() => {
     const { cache } = runtime.knowledgeBase.stats();
     return {
@@ -62,12 +69,13 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
     next();
   });
   app.use(metrics.middleware);
+  app.use(cors(settings.SERVICE_CORS_ORIGINS));
 
   app.use(createHealthRouter(runtime, admission));
   app.use(createAnalyseRouter(runtime, admission));
   app.use(createReportRouter(runtime, admission));
   app.use(createGraphRouter(runtime.graph));
-  app.use(createDebugRouter(runtime.settings.SERVICE_MAX_BODY_BYTES));
+  app.use(createDebugRouter([admission.arrive, ...jsonBodyIntake(settings)]));
   app.use(createKnowledgeRouter(runtime.knowledgeBase));
   const openapi = buildOpenApiDocument();
   app.get("/openapi.json", (_req, res) => {

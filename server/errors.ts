@@ -5,7 +5,11 @@ import { RequestDecodeError } from "../artifacts/request.js";
 /** The closed list of error codes the HTTP layer answers with. */
 export type ServiceErrorCode =
   | "BAD_REQUEST"
+  | "FORBIDDEN"
   | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "REQUEST_TIMEOUT"
+  | "TOO_MANY_REQUESTS"
   | "NOT_FOUND"
   | "ANALYSIS_FAILED"
   | "OVERLOADED"
@@ -51,11 +55,6 @@ export function toHttpError(err: unknown, requestId: string): { status: number; 
   });
   if (err instanceof RequestDecodeError) return body(400, "BAD_REQUEST", `Error decoding request: ${err.message}`);
   if (err instanceof ServiceError) return body(err.status, err.code, err.message, err.headers);
-  const bodyParser = err as { type?: string; status?: number; limit?: number; message?: string };
-  if (bodyParser?.type === "entity.too.large") {
-    return body(413, "PAYLOAD_TOO_LARGE", `request body exceeds the limit of ${bodyParser.limit} bytes (SERVICE_MAX_BODY_BYTES)`);
-  }
-  if (bodyParser?.type && bodyParser.status === 400) return body(400, "BAD_REQUEST", `Error decoding request: ${bodyParser.message}`);
   if (isStatusCarrier(err)) {
     const detail = err.status === 400 ? `Error decoding request: ${err.message}` : err.message;
     return body(err.status, err.code, detail);

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { sweepStaleWorkspaces } from "../artifacts/workspace.js";
 import { readRawEnv } from "../config/env.js";
 import { createApp } from "./app.js";
+import { applyConnectionTimeouts } from "./intake.js";
 import { createServiceRuntime } from "./runtime.js";
 
 /** Starts the service: settings from the environment, listen, drain in-flight analyses on SIGTERM/SIGINT. */
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   if (swept.length > 0) logger.info("removed stale workspaces of an earlier process", { count: swept.length });
   const { app, admission } = createApp(runtime);
   const server = app.listen(settings.PORT, settings.HOST);
+  applyConnectionTimeouts(server, settings);
   await once(server, "listening");
   const address = server.address();
   logger.info("listening", { port: typeof address === "object" && address ? address.port : settings.PORT, host: settings.HOST });

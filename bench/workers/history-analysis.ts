@@ -3,7 +3,7 @@
 // stall the bench; at least one run is always timed). Sends one HistoryRun message over IPC.
 import { createLogger } from "../../config/logger.js";
 import { analyzeRequest } from "../../server/analyze-request.js";
-import { parseBody } from "../../server/routes/analyse.js";
+import { parseJsonText } from "../../server/json-body.js";
 import { createServiceRuntime } from "../../server/runtime.js";
 import { trainingHistoryRequest } from "../data/training-history.js";
 import { since } from "../lib/stats.js";
@@ -52,7 +52,7 @@ const run: HistoryRun = {
 const budgetStart = performance.now();
 for (let i = 0; i < repeats && (i === 0 || since(budgetStart) < budgetMs); i++) {
   let started = performance.now();
-  const body = parseBody(text);
+  const body = parseJsonText(text);
   run.parseMs.push(since(started));
   started = performance.now();
   const response = await analyse(body);

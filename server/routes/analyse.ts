@@ -1,26 +1,19 @@
-import express, { Router } from "express";
-import { RequestDecodeError } from "../../artifacts/request.js";
-import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
+import express, { Router, type RequestHandler } from "express";
 import type { Logger } from "../../config/logger.js";
 import type { Admission } from "../admission.js";
 import { analyzeRequest } from "../analyze-request.js";
 import { ServiceError } from "../errors.js";
+import { jsonBodyIntake } from "../intake.js";
+import { parseJsonBody } from "../json-body.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { createEventStream, wantsEventStream } from "../sse.js";
 
-/** The body as text, whatever the content type (curl -d sends form encoding), parsed tolerantly below. */
-export function rawBody(limit: number) {
-  return express.text({ type: () => true, limit });
-}
-
-/** Parses a request body as JSON, tolerating Python's bare NaN/Infinity; a syntax error is a 400. */
-export function parseBody(text: unknown): unknown {
-  if (typeof text !== "string" || text.trim() === "") throw new RequestDecodeError("(body): empty body, expected a JSON object");
-  try {
-    return parseTolerantJson(text);
-  } catch (err) {
-    throw new RequestDecodeError(`(body): invalid JSON: ${(err as Error).message}`);
-  }
+/**
+ * What every analysis route runs before its handler: admission on arrival (drain, per-client cap), the JSON
+ * content type, the whole body read within its limits, and only then an analysis slot.
+ */
+export function analysisIntake(runtime: ServiceRuntime, admission: Admission): RequestHandler[] {
+  return [admission.arrive, ...jsonBodyIntake(runtime.settings), admission.slot];
 }
 
 /** An AbortSignal that fires when the client goes away or the request time-out passes. */
@@ -44,11 +37,11 @@ export function timeoutAware(err: unknown, signal: AbortSignal, timeoutMs: numbe
 export function createAnalyseRouter(runtime: ServiceRuntime, admission: Admission): Router {
   const router = Router();
   const timeoutMs = runtime.settings.SERVICE_REQUEST_TIMEOUT_MS;
-  router.post(["/v1/analyse", "/v1/analyze"], admission.middleware, rawBody(runtime.settings.SERVICE_MAX_BODY_BYTES), async (req, res, next) => {
+  router.post(["/v1/analyse", "/v1/analyze"], ...analysisIntake(runtime, admission), async (req, res, next) => {
     const signal = requestSignal(req, res, timeoutMs);
     const stream = wantsEventStream(req) ? createEventStream(res) : null;
     try {
-      const body = parseBody(req.body);
+      const body = await parseJsonBody(req.body as Buffer);
       const response = await analyzeRequest(runtime, body, {
         requestId: res.locals.requestId as string,
         logger: res.locals.logger as Logger,

@@ -1,13 +1,12 @@
 import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import express, { Router } from "express";
+import express, { type RequestHandler, Router } from "express";
 import { formatPath } from "../../artifacts/request.js";
-import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
 import { REPORT_CSS, renderReport, renderReportPage } from "../../report/render.js";
 import { ReportInputSchema } from "../../report/schema.js";
 import { ServiceError } from "../errors.js";
-import { rawBody } from "./analyse.js";
+import { parseJsonBody } from "../json-body.js";
 
 const WEB_DIR = fileURLToPath(new URL("../../web/", import.meta.url));
 const SAMPLES_DIR = fileURLToPath(new URL("../../test/fixtures/samples/", import.meta.url));
@@ -40,8 +39,11 @@ function listSamples(): string[] {
   }
 }
 
-/** GET /debug (the page), its assets and sample requests, and POST /debug/report (a response → report HTML). */
-export function createDebugRouter(maxBodyBytes: number): Router {
+/**
+ * GET /debug (the page), its assets and sample requests, and POST /debug/report (a response → report HTML),
+ * whose body comes in through `intake` (server/intake.ts) like an analysis's.
+ */
+export function createDebugRouter(intake: RequestHandler[]): Router {
   const router = Router();
   const samples = listSamples();
   const noStore = { "cache-control": "no-cache" };
@@ -67,14 +69,8 @@ export function createDebugRouter(maxBodyBytes: number): Router {
     res.type("application/json").sendFile(file, { root: SAMPLES_DIR });
   });
 
-  router.post("/debug/report", rawBody(maxBodyBytes), (req, res) => {
-    let body: unknown;
-    try {
-      body = parseTolerantJson(String(req.body));
-    } catch (err) {
-      throw new ServiceError("BAD_REQUEST", 400, `(body): invalid JSON: ${(err as Error).message}`);
-    }
-    const parsed = ReportInputSchema.safeParse(body);
+  router.post("/debug/report", ...intake, async (req, res) => {
+    const parsed = ReportInputSchema.safeParse(await parseJsonBody(req.body as Buffer));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new ServiceError("BAD_REQUEST", 400, `${formatPath(issue.path)}: ${issue.message}; expected an analysis response`);

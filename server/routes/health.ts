@@ -17,6 +17,7 @@ export function createHealthRouter(runtime: ServiceRuntime, admission: Admission
       llm: describeLlmConfig(runtime.llmConfig),
       in_flight: admission.inFlight,
       max_in_flight: runtime.settings.SERVICE_MAX_CONCURRENT_ANALYSES,
+      open_requests: admission.open,
     });
   });
   return router;

@@ -4,7 +4,8 @@ import { renderReportPage } from "../../report/render.js";
 import type { Admission } from "../admission.js";
 import { analyzeRequest } from "../analyze-request.js";
 import type { ServiceRuntime } from "../runtime.js";
-import { parseBody, rawBody, requestSignal, timeoutAware } from "./analyse.js";
+import { parseJsonBody } from "../json-body.js";
+import { analysisIntake, requestSignal, timeoutAware } from "./analyse.js";
 
 /**
  * The report page may hold text from the request (dataset and metric names, log lines): it is escaped when
@@ -16,10 +17,10 @@ const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:
 export function createReportRouter(runtime: ServiceRuntime, admission: Admission): Router {
   const router = Router();
   const timeoutMs = runtime.settings.SERVICE_REQUEST_TIMEOUT_MS;
-  router.post("/v1/report", admission.middleware, rawBody(runtime.settings.SERVICE_MAX_BODY_BYTES), async (req, res, next) => {
+  router.post("/v1/report", ...analysisIntake(runtime, admission), async (req, res, next) => {
     const signal = requestSignal(req, res, timeoutMs);
     try {
-      const response = await analyzeRequest(runtime, parseBody(req.body), {
+      const response = await analyzeRequest(runtime, await parseJsonBody(req.body as Buffer), {
         requestId: res.locals.requestId as string,
         logger: res.locals.logger as Logger,
         signal,

@@ -121,7 +121,8 @@ describe("HTTP limits", () => {
 
   it("holds 10 analyses open, refuses the 11th with 503 and Retry-After at once, then serves again", async () => {
     const gate = createGate();
-    const svc = await startService({}, { knowledge: passThroughKnowledge(gate.wait) });
+    // One test client sends all eleven: its own per-client cap must not be what refuses them.
+    const svc = await startService({ SERVICE_MAX_CONCURRENT_PER_CLIENT: "20" }, { knowledge: passThroughKnowledge(gate.wait) });
     try {
       const body = sampleText("tabular-healthy.json");
       const open = Array.from({ length: 10 }, () => postJson(`${svc.url}/v1/analyse`, body));

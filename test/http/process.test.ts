@@ -62,10 +62,10 @@ describe("the service process", { timeout: 90_000 }, () => {
     expect(stderr).toMatch(/SERVICE_LLM_TEMPERATURE must be set/);
   });
 
-  it("on SIGTERM refuses new analyses with 503, finishes the one in flight, then exits 0", async () => {
+  it("on SIGTERM refuses new analyses with 503 (Retry-After), finishes the one already arrived, then exits 0", async () => {
     const svc = await startProcess({ SERVICE_SHUTDOWN_GRACE_MS: "20000" });
     running = svc.child;
-    // Hold an analysis in flight by sending its body in two halves.
+    // Hold a request open by sending its body in two halves: it arrived before the signal, so it is served.
     const req = http.request(`${svc.url}/v1/analyse`, { method: "POST", headers: { "content-type": "application/json" } });
     const response = new Promise<{ status: number; text: string }>((resolve) => {
       req.on("response", async (res) => {
@@ -77,7 +77,7 @@ describe("the service process", { timeout: 90_000 }, () => {
     req.write(body.slice(0, 1000));
     for (;;) {
       const r = await (await fetch(`${svc.url}/readyz`)).json();
-      if (r.in_flight === 1) break;
+      if (r.open_requests === 1) break;
       await new Promise((r) => setTimeout(r, 10));
     }
     const exited = once(svc.child, "exit");
@@ -87,8 +87,9 @@ describe("the service process", { timeout: 90_000 }, () => {
       if (r.status === 503) break;
       await new Promise((r) => setTimeout(r, 10));
     }
-    const refused = await fetch(`${svc.url}/v1/analyse`, { method: "POST", body });
+    const refused = await fetch(`${svc.url}/v1/analyse`, { method: "POST", headers: { "content-type": "application/json" }, body });
     expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("5");
     expect((await refused.json()).code).toBe("SHUTTING_DOWN");
     req.end(body.slice(1000));
     const finished = await response;

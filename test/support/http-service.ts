@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createLogger } from "../../config/logger.js";
 import { createApp, type ServiceApp } from "../../server/app.js";
+import { applyConnectionTimeouts } from "../../server/intake.js";
 import { createServiceRuntime, type RuntimeOverrides, type ServiceRuntime } from "../../server/runtime.js";
 
 export interface RunningService {
@@ -21,6 +22,7 @@ export async function startService(env: Record<string, string> = {}, overrides: 
   const server: Server = await new Promise((resolve) => {
     const s = service.app.listen(0, "127.0.0.1", () => resolve(s));
   });
+  applyConnectionTimeouts(server, runtime.settings);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
