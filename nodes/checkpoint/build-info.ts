@@ -74,6 +74,7 @@ export function buildCheckpointInfo(path: string | null, metadata: Record<string
     fileNote: file.note,
     mode: scan ? (scan.headerOnly ? "header_only" : "scanned") : "metadata_only",
     format: scan?.format ?? (typeof metadata.format === "string" ? metadata.format : null),
+    trainingState: scan?.trainingState ?? null,
     metadata,
     tensors,
     tensorsComplete: scan !== null || (declaredTensors !== null && tensors.length >= declaredTensors && tensors.length > 0),

@@ -6,6 +6,7 @@ import { detectCheckpointFindings } from "./detect.js";
 import { classifierHead, configuredClasses } from "./detectors/config.js";
 import { countParameters } from "./detectors/size.js";
 import type { CheckpointFacts } from "./facts.js";
+import type { TrainingState } from "./file/scan-types.js";
 import { numberOr } from "./metadata.js";
 import { parseCheckpointArtifact } from "./parse.js";
 import type { CheckpointInfo } from "./table.js";
@@ -41,6 +42,13 @@ function checkpointFacts(info: CheckpointInfo): CheckpointFacts {
 
 const MiB = 2 ** 20;
 
+const TRAINING_STATE_NAMES: Record<TrainingState, string> = {
+  optimizer: "optimizer state, not weights",
+  scheduler: "LR scheduler state",
+  rng_state: "RNG state",
+  training_args: "pickled TrainingArguments",
+};
+
 function describe(info: CheckpointInfo): string[] {
   if (info.mode === "metadata_only") {
     return [info.fileNote ? `model_checkpoint_artifacts (${info.fileNote})` : "model_checkpoint_artifacts.metadata (metadata only)"];
@@ -48,7 +56,7 @@ function describe(info: CheckpointInfo): string[] {
   const size = `${(info.sizeBytes! / MiB).toFixed(1)} MiB`;
   const how = info.mode === "header_only" ? `header only, above SERVICE_MAX_CHECKPOINT_BYTES` : "values scanned";
   return [
-    `model_checkpoint_artifacts.checkpoint_path (${info.format}, ${info.tensors.length} tensors, ${size}, ${how}; ${info.pickles.length} pickle(s) checked for imports)`,
+    `model_checkpoint_artifacts.checkpoint_path (${info.format}${info.trainingState ? `, ${TRAINING_STATE_NAMES[info.trainingState]}` : ""}, ${info.tensors.length} tensors, ${size}, ${how}; ${info.pickles.length} pickle(s) checked for imports)`,
     ...(Object.keys(info.metadata).length > 0 ? ["model_checkpoint_artifacts.metadata"] : []),
   ];
 }

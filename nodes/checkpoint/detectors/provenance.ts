@@ -4,10 +4,11 @@ import { detectorFinding } from "../../findings.js";
 import type { CheckpointInfo } from "../table.js";
 import { expectedWeightBytes } from "./size.js";
 
-/** CK-10: no configuration, architecture or hyperparameters saved with the checkpoint. */
+/** CK-10: no configuration, architecture or hyperparameters saved with the checkpoint (a training-state file, such
+ * as optimizer.pt, never carries a model configuration: nothing is missing from it). */
 export function detectMissingMetadata(info: CheckpointInfo): Finding[] {
   const m = info.metadata;
-  if (info.config || m.architecture || m.model_type) return [];
+  if (info.config || m.architecture || m.model_type || info.trainingState !== null) return [];
   return [detectorFinding({
     id: "checkpoint.missing_metadata",
     title: "Checkpoint saved without its configuration",

@@ -40,6 +40,19 @@ export function detectNonfiniteWeights(info: CheckpointInfo): Finding[] {
   const note = uncounted === 0 ? ""
     : uncounted === bad.length ? " (not counted by the client: its mean/min/max for them are non-finite)"
     : ` (${uncounted} of them not counted by the client: their mean/min/max are non-finite)`;
+  // Adam moments are not weights, but non-finite moments are as fatal: the first resumed step writes NaN into
+  // every parameter they update. Same id and severity, text that says which state is damaged.
+  if (bad.length > 0 && bad.every((t) => t.group === "optimizer")) {
+    return [detectorFinding({
+      id: "checkpoint.nonfinite_weights",
+      title: "Optimizer state holds non-finite values",
+      description: `The checkpoint's optimizer state (e.g. Adam moments) has ${what}${note}. The weights may still be finite, but resuming from this checkpoint applies that state at the first step and turns the updated weights into NaN/Inf.`,
+      evidence,
+      severity: "critical",
+      confidence: 0.95,
+      recommendation: { action: "Do not resume from this checkpoint's optimizer state: resume from an earlier checkpoint, or load its weights and re-create the optimizer; then fix the instability (lower LR, gradient clipping, a larger Adam eps under fp16).", rationale: "Non-finite moments make the next update non-finite for every parameter they cover.", category: "training", effort: "low" },
+    })];
+  }
   return [detectorFinding({
     id: "checkpoint.nonfinite_weights",
     title: "Checkpoint holds non-finite weights",

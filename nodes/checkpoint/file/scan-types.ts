@@ -21,6 +21,13 @@ export interface UnverifiedContent {
 /** Where a tensor sits in a training checkpoint: model weights and buffers, optimizer state, or other state. */
 export type TensorGroup = "model" | "optimizer" | "other";
 
+/**
+ * A file that holds training state, not a model: an optimizer's state_dict() (HF `optimizer.pt`), an LR
+ * scheduler's (`scheduler.pt`), an RNG snapshot (`rng_state.pth`) or the Trainer's pickled TrainingArguments
+ * (`training_args.bin`).
+ */
+export type TrainingState = "optimizer" | "scheduler" | "rng_state" | "training_args";
+
 /** One tensor found in the file. */
 export interface ScannedTensor {
   /** Dotted path; state-dict keys for model tensors. */
@@ -64,6 +71,8 @@ export interface CheckpointScan {
   /** Top-level keys of a pickled dict (Lightning and training checkpoints). */
   topLevelKeys: string[];
   lightning: LightningState | null;
+  /** The training state the file holds instead of weights, or null for weights and full checkpoints. */
+  trainingState: TrainingState | null;
   /** Tensor data bytes read. */
   bytesScanned: number;
 }

@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import { isFloatDType, tensorBytes } from "./dtypes.js";
 import { readLightningState } from "./lightning.js";
 import { MAX_NPY_HEADER, npyDType, parseNpyHeader } from "./npy.js";
-import { carvePickles, scanPickles } from "./pickle-scan.js";
+import { carvePickles, type PickleReport, scanPickles } from "./pickle-scan.js";
 import { PyDict, type PyValue } from "./pickle-values.js";
 import { type ByteRegion, readBytes, readRegions } from "./range-reader.js";
 import { declaredHeaderLength, readSafetensorsHeader } from "./safetensors.js";
@@ -12,6 +12,7 @@ import { SNIFF_BYTES, sniffFormat } from "./sniff.js";
 import { canMeasure } from "./stats-layout.js";
 import { TensorStatsAccumulator } from "./tensor-stats.js";
 import { readLegacyTorch } from "./torch-legacy.js";
+import { trainingStateOf } from "./torch-tensors.js";
 import { type ArchiveContents, MAX_PICKLE_BYTES, readTorchZip } from "./torch-zip.js";
 
 /** Options of `scanCheckpointFile`. */
@@ -52,7 +53,7 @@ export async function scanCheckpointFile(path: string, options: ScanOptions = {}
     const format = sniffFormat(head, fileSize, name);
     const scan: CheckpointScan = {
       path, format, fileSize, headerOnly: options.maxBytes !== undefined && fileSize > options.maxBytes,
-      tensors: [], pickles: [], unverified: [], issues: [], fileMetadata: {}, topLevelKeys: [], lightning: null, bytesScanned: 0,
+      tensors: [], pickles: [], unverified: [], issues: [], fileMetadata: {}, topLevelKeys: [], lightning: null, trainingState: null, bytesScanned: 0,
     };
     let contents = EMPTY;
     try {
@@ -68,6 +69,7 @@ export async function scanCheckpointFile(path: string, options: ScanOptions = {}
     scan.issues = contents.issues;
     scan.topLevelKeys = topLevelKeys(contents.root);
     scan.lightning = contents.root === null ? null : readLightningState(contents.root);
+    scan.trainingState = trainingStateOf(contents.root) ?? (importsTrainingArguments(contents.pickles) ? "training_args" : null);
     options.signal?.throwIfAborted();
     scan.bytesScanned = await measureTensors(fh, scan, options);
     return scan;
@@ -125,6 +127,11 @@ async function readNpy(fh: FileHandle, fileSize: number, name: string): Promise<
     ? [{ kind: "truncated", detail: `the .npy array needs ${end} bytes but the file has ${fileSize}`, expectedBytes: end, actualBytes: fileSize }]
     : [];
   return { ...EMPTY, tensors: [tensor], issues };
+}
+
+/** The HF Trainer's `training_args.bin`: a pickled TrainingArguments dataclass (and nothing else of note). */
+function importsTrainingArguments(pickles: readonly PickleReport[]): boolean {
+  return pickles.some((p) => p.globals.some((g) => g.name.endsWith("TrainingArguments") && g.module.startsWith("transformers.")));
 }
 
 function topLevelKeys(root: PyValue | null): string[] {

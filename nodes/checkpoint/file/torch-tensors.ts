@@ -1,6 +1,6 @@
 import { type DType, normalizeDType, STORAGE_DTYPES } from "./dtypes.js";
 import { PyCall, PyDict, PyGlobal, PyPersistent, PyTuple, type PyValue } from "./pickle-values.js";
-import type { TensorGroup } from "./scan-types.js";
+import type { TensorGroup, TrainingState } from "./scan-types.js";
 
 /** A tensor recovered from a torch pickle: where its storage is and how it views it. */
 export interface TorchTensorRef {
@@ -22,6 +22,25 @@ const REBUILD = new Set(["torch._utils._rebuild_tensor", "torch._utils._rebuild_
 const PARAMETER = new Set(["torch._utils._rebuild_parameter", "torch._utils._rebuild_parameter_with_state"]);
 const OPTIMIZER_KEYS = new Set(["optimizer_states", "optimizer", "optimizers", "optimizer_state_dict", "optim", "opt"]);
 const MODEL_KEYS = new Set(["state_dict", "model", "model_state_dict", "model_state", "module", "net", "weights", "params"]);
+
+/** Keys of torch's RNG snapshot (HF Trainer `rng_state.pth`, Accelerate `random_states_*.pkl`). */
+const RNG_KEYS = new Set(["python", "numpy", "cpu", "cuda", "mps", "xla", "npu", "hpu", "xpu", "mlu", "musa"]);
+/** Keys every torch LR scheduler's state_dict() carries. */
+const SCHEDULER_KEYS = ["base_lrs", "last_epoch", "_step_count"];
+
+/**
+ * What a pickled training-state file is, told by its root's keys rather than its name: an optimizer's
+ * state_dict() (`state` + `param_groups`: Adam moments, not weights), an LR scheduler's state_dict(), or an RNG
+ * snapshot. Null for model weights and for full checkpoints that hold weights beside their optimizer state.
+ */
+export function trainingStateOf(root: PyValue | null): TrainingState | null {
+  if (!(root instanceof PyDict)) return null;
+  const keys = root.stringKeys();
+  if (root.has("state") && root.has("param_groups")) return "optimizer";
+  if (SCHEDULER_KEYS.filter((k) => root.has(k)).length >= 2) return "scheduler";
+  if (keys.length > 0 && keys.every((k) => RNG_KEYS.has(k)) && (root.has("cpu") || root.has("python"))) return "rng_state";
+  return null;
+}
 
 const ints = (v: PyValue | undefined): number[] =>
   v instanceof PyTuple ? v.items.filter((x): x is number => typeof x === "number") : Array.isArray(v) ? v.filter((x): x is number => typeof x === "number") : [];
@@ -112,8 +131,9 @@ export function collectTorchTensors(root: PyValue): TorchTensorRef[] {
     const items = Array.isArray(v) ? v : v instanceof PyTuple ? v.items : null;
     items?.forEach((x, i) => visit(x, [...path, String(i)], group, depth + 1));
   };
-  visit(root, [], rootIsTensorMap ? "model" : "other", 0);
-  return out.every((t) => t.group === "other") ? out.map(asModuleTensor) : out;
+  const state = trainingStateOf(root);
+  visit(root, [], state === "optimizer" ? "optimizer" : state !== null ? "other" : rootIsTensorMap ? "model" : "other", 0);
+  return state === null && out.every((t) => t.group === "other") ? out.map(asModuleTensor) : out;
 }
 
 /** Attribute segments of a pickled nn.Module (`torch.save(model)`), absent from state-dict keys. */
