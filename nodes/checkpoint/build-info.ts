@@ -60,8 +60,10 @@ function fileOptimizerState(scan: CheckpointScan, tensors: readonly TensorRecord
 }
 
 /** Normalizes a scanned file and/or the request's metadata into the one table the detectors read. */
-export function buildCheckpointInfo(path: string | null, metadata: Record<string, unknown>, file: FileOutcome): CheckpointInfo {
+export function buildCheckpointInfo(path: string | null, requestMetadata: Record<string, unknown>, file: FileOutcome): CheckpointInfo {
   const scan = file.scan;
+  // What a folder's config.json and trainer_state.json say, under what the request itself says.
+  const metadata = scan?.folder ? { ...scan.folder.metadata, ...requestMetadata } : requestMetadata;
   const clientStats = clientTensorStats(metadata);
   const tensors = scan ? scan.tensors.map(recordOf) : clientTensorRecords(clientStats);
   const declaredTensors = numberOr(clientStats?.num_tensors);
@@ -75,9 +77,11 @@ export function buildCheckpointInfo(path: string | null, metadata: Record<string
     mode: scan ? (scan.headerOnly ? "header_only" : "scanned") : "metadata_only",
     format: scan?.format ?? (typeof metadata.format === "string" ? metadata.format : null),
     trainingState: scan?.trainingState ?? null,
+    folder: scan?.folder ?? null,
     metadata,
     tensors,
-    tensorsComplete: scan !== null || (declaredTensors !== null && tensors.length >= declaredTensors && tensors.length > 0),
+    // A scan lists every tensor unless a storage or a shard is missing from the file or folder.
+    tensorsComplete: scan ? !scan.issues.some((i) => i.kind === "missing_storage") : (declaredTensors !== null && tensors.length >= declaredTensors && tensors.length > 0),
     // The client's totals, or what its per_tensor rows add up to when the totals are absent (or smaller).
     nanCount: scan ? fromTable((t) => t.values?.nanCount ?? 0) : Math.max(numberOr(clientStats?.nan_count) ?? 0, fromTable((t) => t.values?.nanCount ?? 0)),
     infCount: scan ? fromTable((t) => t.values?.infCount ?? 0) : Math.max(numberOr(clientStats?.inf_count) ?? 0, fromTable((t) => t.values?.infCount ?? 0)),

@@ -54,9 +54,11 @@ function describe(info: CheckpointInfo): string[] {
     return [info.fileNote ? `model_checkpoint_artifacts (${info.fileNote})` : "model_checkpoint_artifacts.metadata (metadata only)"];
   }
   const size = `${(info.sizeBytes! / MiB).toFixed(1)} MiB`;
+  const files = info.folder?.files.filter((f) => f.role !== "other");
+  const folder = files ? `folder of ${files.map((f) => `${f.relative} (${f.role})`).join(", ")}; ` : "";
   const how = info.mode === "header_only" ? `header only, above SERVICE_MAX_CHECKPOINT_BYTES` : "values scanned";
   return [
-    `model_checkpoint_artifacts.checkpoint_path (${info.format}${info.trainingState ? `, ${TRAINING_STATE_NAMES[info.trainingState]}` : ""}, ${info.tensors.length} tensors, ${size}, ${how}; ${info.pickles.length} pickle(s) checked for imports)`,
+    `model_checkpoint_artifacts.checkpoint_path (${folder}${info.format}${info.trainingState ? `, ${TRAINING_STATE_NAMES[info.trainingState]}` : ""}, ${info.tensors.length} tensors, ${size}, ${how}; ${info.pickles.length} pickle(s) checked for imports)`,
     ...(Object.keys(info.metadata).length > 0 ? ["model_checkpoint_artifacts.metadata"] : []),
   ];
 }

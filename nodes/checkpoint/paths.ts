@@ -1,4 +1,4 @@
-import { realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** The rule a refused checkpoint_path broke; part of the 400 answer. */
@@ -12,7 +12,8 @@ export type CheckpointPathRule =
   | "OUTSIDE_ROOTS"
   | "SYMLINK_ESCAPE"
   | "NOT_FOUND"
-  | "NOT_A_FILE";
+  | "NOT_A_FILE"
+  | "FOLDER_TOO_LARGE";
 
 /** The request field every refusal names. */
 export const CHECKPOINT_PATH_FIELD = "model_checkpoint_artifacts.checkpoint_path";
@@ -28,10 +29,25 @@ export class CheckpointPathError extends Error {
   }
 }
 
+/** A regular file inside a checkpoint folder, its real path checked to stay inside the roots. */
+export interface FolderFile {
+  /** Real path (symlinks resolved). */
+  path: string;
+  /** Path relative to the folder, as listed (`checkpoint-4/optimizer.pt`). */
+  relative: string;
+  size: number;
+}
+
 /** Where a checkpoint_path points once checked. */
 export type ResolvedCheckpointPath =
   | { kind: "mlflow"; uri: string }
-  | { kind: "file"; path: string; size: number };
+  | { kind: "file"; path: string; size: number }
+  | { kind: "folder"; path: string; files: FolderFile[] };
+
+/** A checkpoint folder holds at most this many files (a sharded model of a few hundred shards fits). */
+export const MAX_FOLDER_FILES = 1000;
+/** Levels of subfolders read below a checkpoint folder (`run/checkpoints/x.ckpt`, `output/checkpoint-4/…`). */
+export const MAX_FOLDER_DEPTH = 3;
 
 const MLFLOW_URI = /^(runs|models|mlflow-artifacts):\//;
 const ANY_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
@@ -60,8 +76,9 @@ async function realRoots(roots: readonly string[]): Promise<string[]> {
 
 /**
  * Checks a request's checkpoint_path against the rules of ARTIFACTS.md: an MLflow URI (no `..` segments), or an
- * absolute path to a regular file under one of `roots` (SERVICE_ARTIFACT_ROOTS) that stays inside it after
- * resolving symlinks (fs.realpath on both sides). Reads only file-system metadata. Throws CheckpointPathError
+ * absolute path to a regular file or a checkpoint folder under one of `roots` (SERVICE_ARTIFACT_ROOTS) that stays
+ * inside it after resolving symlinks (fs.realpath on both sides; for a folder, every file in it too). Reads only
+ * file-system metadata. Throws CheckpointPathError
  * naming the rule; the HTTP layer calls this while validating the request so a refusal is a 400 before the graph.
  */
 export async function resolveCheckpointPath(path: string, roots: readonly string[]): Promise<ResolvedCheckpointPath> {
@@ -90,8 +107,44 @@ export async function resolveCheckpointPath(path: string, roots: readonly string
     throw new CheckpointPathError("SYMLINK_ESCAPE", "the path resolves, through a symlink, to a file outside SERVICE_ARTIFACT_ROOTS");
   }
   const info = await stat(real);
-  if (!info.isFile()) throw new CheckpointPathError("NOT_A_FILE", "the path is not a regular file");
+  if (info.isDirectory()) return { kind: "folder", path: real, files: await listFolder(real, await realRoots(roots)) };
+  if (!info.isFile()) throw new CheckpointPathError("NOT_A_FILE", "the path is neither a regular file nor a folder");
   return { kind: "file", path: real, size: info.size };
+}
+
+/**
+ * The regular files of a checkpoint folder, MAX_FOLDER_DEPTH levels deep, each resolved through its symlinks and
+ * required to stay inside the roots: one escaping entry refuses the whole folder, as a file would be refused.
+ * Hidden entries (`.git`, `.cache`) are skipped; a folder with more than MAX_FOLDER_FILES files is refused.
+ */
+async function listFolder(folder: string, roots: readonly string[]): Promise<FolderFile[]> {
+  const files: FolderFile[] = [];
+  const walk = async (dir: string, prefix: string, depth: number): Promise<void> => {
+    for (const entry of (await readdir(dir)).sort()) {
+      if (entry.startsWith(".")) continue;
+      const relative = prefix ? `${prefix}/${entry}` : entry;
+      let real: string;
+      try {
+        real = await realpath(join(dir, entry));
+      } catch {
+        continue; // a dangling symlink points at nothing to read
+      }
+      if (!roots.some((r) => isInside(r, real))) {
+        throw new CheckpointPathError("SYMLINK_ESCAPE", `the folder's entry ${relative} resolves, through a symlink, outside SERVICE_ARTIFACT_ROOTS`);
+      }
+      const info = await stat(real);
+      if (info.isDirectory()) {
+        if (depth < MAX_FOLDER_DEPTH && !isInside(real, folder)) await walk(real, relative, depth + 1);
+      } else if (info.isFile()) {
+        files.push({ path: real, relative, size: info.size });
+        if (files.length > MAX_FOLDER_FILES) {
+          throw new CheckpointPathError("FOLDER_TOO_LARGE", `the folder holds more than ${MAX_FOLDER_FILES} files; name the checkpoint file or a smaller folder`);
+        }
+      }
+    }
+  };
+  await walk(folder, "", 0);
+  return files;
 }
 
 /**

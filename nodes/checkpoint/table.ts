@@ -1,7 +1,7 @@
 import type { DType } from "./file/dtypes.js";
 import type { LightningState } from "./file/lightning.js";
 import type { PickleReport } from "./file/pickle-scan.js";
-import type { CheckpointFormat, IntegrityIssue, TensorGroup, TrainingState, UnverifiedContent } from "./file/scan-types.js";
+import type { CheckpointFormat, FolderSummary, IntegrityIssue, TensorGroup, TrainingState, UnverifiedContent } from "./file/scan-types.js";
 
 /** Per-tensor statistics as the detectors see them, whether measured here or computed by the client. */
 export interface TensorValues {
@@ -67,6 +67,8 @@ export interface CheckpointInfo {
   fileNote: string | null;
   mode: ReadMode;
   format: CheckpointFormat | string | null;
+  /** The files of a checkpoint folder and their roles, when checkpoint_path named a folder. */
+  folder: FolderSummary | null;
   /** The file holds training state (optimizer, scheduler, RNG, TrainingArguments), not a model; null otherwise. */
   trainingState: TrainingState | null;
   metadata: Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import { postJson, type RunningService, startService } from "../support/http-ser
 
 const fixture = new URL("../fixtures/checkpoint/safetensors/benign-mlp.safetensors", import.meta.url).pathname;
 const hostile = new URL("../fixtures/checkpoint/pickle/process-os-system.pkl", import.meta.url).pathname;
+const trainerFolder = new URL("../fixtures/checkpoint/folders/hf-trainer/checkpoint-4", import.meta.url).pathname;
 
 describe("checkpoint_path on the HTTP API", () => {
   let root: string;
@@ -19,6 +20,9 @@ describe("checkpoint_path on the HTTP API", () => {
     copyFileSync(hostile, join(root, "run1", "weights.pt"));
     copyFileSync(fixture, join(outside, "secret.safetensors"));
     symlinkSync(join(outside, "secret.safetensors"), join(root, "run1", "link.safetensors"));
+    cpSync(trainerFolder, join(root, "hf", "checkpoint-4"), { recursive: true });
+    cpSync(trainerFolder, join(root, "leaky", "checkpoint-4"), { recursive: true });
+    symlinkSync(join(outside, "secret.safetensors"), join(root, "leaky", "checkpoint-4", "extra.safetensors"));
     svc = await startService({ SERVICE_ARTIFACT_ROOTS: root });
   });
   afterAll(async () => {
@@ -43,6 +47,24 @@ describe("checkpoint_path on the HTTP API", () => {
     const unsafe = res.json.agent_results.ModelCheckpointArtifactsAnalyzer.findings.find((f: any) => f.id === "checkpoint.unsafe_pickle");
     expect(unsafe.severity).toBe("critical");
     expect(unsafe.description).toMatch(/os|posix/);
+  });
+
+  it("scans a Trainer checkpoint folder as one checkpoint: weights, config and optimizer state", async () => {
+    const res = await analyse(join(root, "hf", "checkpoint-4"));
+    expect(res.status).toBe(200);
+    const agent = res.json.agent_results.ModelCheckpointArtifactsAnalyzer;
+    expect(agent.error_message).toBeNull();
+    const described = agent.analyzed_artifacts.join(" ");
+    expect(described).toContain("model.safetensors (weights)");
+    expect(described).toContain("optimizer.pt (optimizer)");
+    expect(agent.findings.filter((f: any) => f.severity === "high" || f.severity === "critical")).toEqual([]);
+  });
+
+  it("refuses a folder one of whose files escapes the roots through a symlink", async () => {
+    const res = await analyse(join(root, "leaky", "checkpoint-4"));
+    expect(res.status).toBe(400);
+    expect(res.json.detail).toMatch(/refused \(SYMLINK_ESCAPE\): the folder's entry extra\.safetensors/);
+    expect(res.json.detail).not.toContain(outside);
   });
 
   it.each([

@@ -23,12 +23,14 @@ export function configuredClasses(config: Record<string, unknown> | null): [stri
 }
 
 /** The classification head: the last weight named like one (never an LM head or embedding); else, in a model
- * without embeddings, the last weight matrix. Its first dimension is the number of classes. */
+ * without embeddings and with every tensor present, the last weight matrix. Its first dimension is the number of
+ * classes. */
 export function classifierHead(info: CheckpointInfo): TensorRecord | null {
   const weights = info.tensors.filter((t) => isWeight(t) && t.shape && t.shape.length >= 2);
   const named = weights.filter((t) => HEAD.test(t.name) && !isEmbedding(t));
   if (named.length > 0) return named.at(-1)!;
-  return weights.some(isEmbedding) ? null : (weights.at(-1) ?? null);
+  // The last matrix stands for the head only when every tensor is there (a missing shard may hold the real head).
+  return weights.some(isEmbedding) || !info.tensorsComplete ? null : (weights.at(-1) ?? null);
 }
 
 /** CK-11: tensor shapes vs the configuration: head size vs classes, embedding vs vocab and hidden size, layer count. */

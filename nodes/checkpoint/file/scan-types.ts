@@ -28,6 +28,16 @@ export type TensorGroup = "model" | "optimizer" | "other";
  */
 export type TrainingState = "optimizer" | "scheduler" | "rng_state" | "training_args";
 
+/** What one file of a checkpoint folder turned out to be ("copy": another full copy of weights already read). */
+export type FolderFileRole = "weights" | "copy" | TrainingState | "config" | "index" | "trainer_state" | "other";
+
+/** A checkpoint folder as read: every file and what it is, and what the files beside the weights said. */
+export interface FolderSummary {
+  files: Array<{ relative: string; size: number; format: CheckpointFormat | null; role: FolderFileRole }>;
+  /** config.json (as `config`), trainer_state.json facts and the weights' dtype, as request metadata carries them. */
+  metadata: Record<string, unknown>;
+}
+
 /** One tensor found in the file. */
 export interface ScannedTensor {
   /** Dotted path; state-dict keys for model tensors. */
@@ -73,6 +83,8 @@ export interface CheckpointScan {
   lightning: LightningState | null;
   /** The training state the file holds instead of weights, or null for weights and full checkpoints. */
   trainingState: TrainingState | null;
+  /** Set when the checkpoint is a folder: `path` is the folder and the other fields merge its files. */
+  folder: FolderSummary | null;
   /** Tensor data bytes read. */
   bytesScanned: number;
 }

@@ -53,7 +53,7 @@ export async function scanCheckpointFile(path: string, options: ScanOptions = {}
     const format = sniffFormat(head, fileSize, name);
     const scan: CheckpointScan = {
       path, format, fileSize, headerOnly: options.maxBytes !== undefined && fileSize > options.maxBytes,
-      tensors: [], pickles: [], unverified: [], issues: [], fileMetadata: {}, topLevelKeys: [], lightning: null, trainingState: null, bytesScanned: 0,
+      tensors: [], pickles: [], unverified: [], issues: [], fileMetadata: {}, topLevelKeys: [], lightning: null, trainingState: null, folder: null, bytesScanned: 0,
     };
     let contents = EMPTY;
     try {

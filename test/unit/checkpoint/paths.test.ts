@@ -71,9 +71,46 @@ describe("resolveCheckpointPath", () => {
     expect((await refusal(join(root, "escape", "secret.pt"))).rule).toBe("SYMLINK_ESCAPE");
   });
 
-  it("refuses missing files and directories", async () => {
+  it("refuses missing files", async () => {
     expect((await refusal(join(root, "run1", "nope.pt"))).rule).toBe("NOT_FOUND");
-    expect((await refusal(join(root, "run1"))).rule).toBe("NOT_A_FILE");
+  });
+});
+
+describe("resolveCheckpointPath on a folder", () => {
+  let folderRoot: string;
+  beforeAll(() => {
+    folderRoot = join(base, "folders");
+    mkdirSync(join(folderRoot, "checkpoint-4", "sub"), { recursive: true });
+    mkdirSync(join(folderRoot, "many"));
+    writeFileSync(join(folderRoot, "checkpoint-4", "model.safetensors"), "xy");
+    writeFileSync(join(folderRoot, "checkpoint-4", "sub", "optimizer.pt"), "xyz");
+    writeFileSync(join(folderRoot, "checkpoint-4", ".hidden"), "x");
+    symlinkSync(join(folderRoot, "checkpoint-4", "model.safetensors"), join(folderRoot, "checkpoint-4", "alias.safetensors"));
+    for (let i = 0; i <= 1000; i++) writeFileSync(join(folderRoot, "many", `shard-${i}.safetensors`), "");
+  });
+
+  it("lists every file inside, through symlinks that stay inside, skipping hidden entries", async () => {
+    const resolved = await resolveCheckpointPath(join(folderRoot, "checkpoint-4"), [folderRoot]);
+    expect(resolved).toEqual({
+      kind: "folder",
+      path: join(folderRoot, "checkpoint-4"),
+      files: [
+        { path: join(folderRoot, "checkpoint-4", "model.safetensors"), relative: "alias.safetensors", size: 2 },
+        { path: join(folderRoot, "checkpoint-4", "model.safetensors"), relative: "model.safetensors", size: 2 },
+        { path: join(folderRoot, "checkpoint-4", "sub", "optimizer.pt"), relative: "sub/optimizer.pt", size: 3 },
+      ],
+    });
+  });
+
+  it("refuses the whole folder when one entry escapes the roots through a symlink", async () => {
+    const err = await refusal(join(root, "run1"));
+    expect(err.rule).toBe("SYMLINK_ESCAPE");
+    expect(err.message).toContain("link.pt");
+    expect(err.message).not.toContain(outside);
+  });
+
+  it("refuses a folder with more files than a checkpoint has", async () => {
+    expect((await refusal(join(folderRoot, "many"), [folderRoot])).rule).toBe("FOLDER_TOO_LARGE");
   });
 });
 
