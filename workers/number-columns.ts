@@ -79,7 +79,8 @@ export async function unpackNumberColumns(packed: PackedValue): Promise<unknown>
     const array = new Array<number | null>(values.length);
     for (let start = 0; start < values.length; start += SLICE) {
       const end = Math.min(values.length, start + SLICE);
-      for (let i = start; i < end; i++) array[i] = nulls?.[i] ? null : values[i]!;
+      if (nulls) for (let i = start; i < end; i++) array[i] = nulls[i] ? null : values[i]!;
+      else for (let i = start; i < end; i++) array[i] = values[i]!;
       if (end < values.length) await nextTurn();
     }
     if (path.length === 0) {
