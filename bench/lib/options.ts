@@ -23,6 +23,12 @@ export interface BenchProfile {
   /** Size of the generated safetensors file and timed scans of it. */
   checkpointBytes: number;
   checkpointScans: number;
+  /** Slow-body connections held open, and seconds of normal-client load with and without them (`slow_clients`). */
+  slowClients: number;
+  slowClientSeconds: number;
+  /** Large analyses sent at once and the size of each body, while /healthz is polled (`healthz_under_load`). */
+  largeBodies: number;
+  largeBodyBytes: number;
 }
 
 const FULL: BenchProfile = {
@@ -37,6 +43,10 @@ const FULL: BenchProfile = {
   knowledgeQueries: 1000,
   checkpointBytes: 1024 ** 3,
   checkpointScans: 3,
+  slowClients: 50,
+  slowClientSeconds: 10,
+  largeBodies: 10,
+  largeBodyBytes: 40 * 1024 ** 2,
 };
 
 const QUICK: BenchProfile = {
@@ -51,6 +61,10 @@ const QUICK: BenchProfile = {
   knowledgeQueries: 300,
   checkpointBytes: 256 * 1024 ** 2,
   checkpointScans: 1,
+  slowClients: 50,
+  slowClientSeconds: 3,
+  largeBodies: 10,
+  largeBodyBytes: 10 * 1024 ** 2,
 };
 
 export interface BenchOptions {
@@ -86,6 +100,8 @@ export function describeProfile(p: BenchProfile): string {
     `histories of ${p.historySizes.map(sizeLabel).join(", ")} points × 6 metrics, ${p.historyRepeats} timed runs each`,
     `${p.knowledgeQueries} knowledge queries per phase`,
     `checkpoint ${mb(p.checkpointBytes)} ×${p.checkpointScans}`,
+    `${p.slowClients} slow-body connections, ${p.slowClientSeconds} s of load with and without`,
+    `${p.largeBodies} bodies of ${mb(p.largeBodyBytes)} at once`,
   ];
   return `${p.mode} profile: ${parts.join("; ")}`;
 }
