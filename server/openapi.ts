@@ -24,7 +24,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   const responses = {
     400: error("The request could not be decoded (detail starts with 'Error decoding request:')"),
     404: error("A referenced run, experiment, dataset or artifact is not on the tracking server"),
+    408: error("The body was not received within SERVICE_BODY_TIMEOUT_MS"),
     413: error("The body is larger than SERVICE_MAX_BODY_BYTES, or pulled artifacts exceed SERVICE_MAX_DOWNLOAD_BYTES / SERVICE_MAX_DOWNLOAD_FILE_BYTES"),
+    415: error("The Content-Type is not application/json (UTF-8), or the body is compressed"),
+    429: error("This client already has SERVICE_MAX_CONCURRENT_PER_CLIENT requests open (Retry-After)"),
     500: error("The analysis failed (or, with strict: true, an agent failed)"),
     502: error("The tracking server answered with an error or a malformed body (e.g. bad credentials)"),
     503: error("Too many analyses in flight, shutting down, or the tracking server is unreachable"),
