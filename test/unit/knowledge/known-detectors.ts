@@ -68,6 +68,7 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "checks.check_failed": "A check could not run. Label Property Outliers raised a CheckFailure.",
   "checkpoint.unsafe_pickle": "Unsafe pickle in checkpoint. The pickle imports os.system, which runs code when loaded.",
   "checkpoint.requires_unsafe_load": "Needs weights_only=False to load. The pickle imports Lightning AttributeDict, outside torch's weights_only allowlist.",
+  "checkpoint.unverified_content": "Content the safety scan could not open. An encrypted zip entry holds data.pkl; its imports could not be checked.",
   "checkpoint.corrupt_file": "Malformed checkpoint file. The safetensors header offsets overlap and the data section is shorter than the header claims.",
   "checkpoint.unrecognized_format": "Unrecognized checkpoint format. The file is neither a safetensors file nor a PyTorch zip archive.",
   "checkpoint.nonfinite_weights": "Non-finite weights. layer4.1.conv2.weight contains 1,024 NaN values.",
