@@ -5,15 +5,27 @@ import { DatasetArtifactSchema } from "../nodes/dataset/schema.js";
 import { TrainingArtifactSchema } from "../nodes/training/schema.js";
 import { type AnalysisContext, type ArtifactInput, type ArtifactKind, REQUEST_FIELD_BY_KIND } from "./context.js";
 import { formatPath } from "./format-path.js";
+import { mlflowUriProblem } from "./mlflow/uri-rules.js";
 import { normalizeLanguage } from "./language.js";
 import { findExcessiveNesting, MAX_NESTING, shortPath } from "./nesting.js";
 
 export { formatPath };
 
+const RUNS_URI = /^runs:\/[A-Za-z0-9_-]+(\/.*)?$/s;
+
 /** A reference to a run on the configured tracking server (never a host). */
 export const MlflowReferenceSchema = z.union([
   z.strictObject({ run_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "run_id must be an MLflow run id") }),
-  z.strictObject({ run_uri: z.string().regex(/^runs:\/[A-Za-z0-9_-]+(\/.*)?$/, "run_uri must look like runs:/<run_id>[/path]") }),
+  z.strictObject({
+    run_uri: z
+      .string()
+      .regex(RUNS_URI, "run_uri must look like runs:/<run_id>[/path]")
+      .superRefine((uri, ctx) => {
+        // Refused here, while decoding, so a traversal form never reaches the tracking server.
+        const problem = RUNS_URI.test(uri) ? mlflowUriProblem(uri, ["runs"]) : null;
+        if (problem) ctx.addIssue({ code: "custom", message: `refused (${problem.rule}): ${problem.detail}` });
+      }),
+  }),
   z.strictObject({ experiment: z.string().min(1), run_name: z.string().min(1) }),
 ]);
 export type MlflowReference = z.infer<typeof MlflowReferenceSchema>;

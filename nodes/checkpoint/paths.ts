@@ -1,5 +1,6 @@
 import { readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { MLFLOW_SCHEMES, type MlflowUriRule, mlflowUriProblem } from "../../artifacts/mlflow/uri-rules.js";
 
 /** The rule a refused checkpoint_path broke; part of the 400 answer. */
 export type CheckpointPathRule =
@@ -13,7 +14,8 @@ export type CheckpointPathRule =
   | "SYMLINK_ESCAPE"
   | "NOT_FOUND"
   | "NOT_A_FILE"
-  | "FOLDER_TOO_LARGE";
+  | "FOLDER_TOO_LARGE"
+  | MlflowUriRule;
 
 /** The request field every refusal names. */
 export const CHECKPOINT_PATH_FIELD = "model_checkpoint_artifacts.checkpoint_path";
@@ -49,7 +51,7 @@ export const MAX_FOLDER_FILES = 1000;
 /** Levels of subfolders read below a checkpoint folder (`run/checkpoints/x.ckpt`, `output/checkpoint-4/…`). */
 export const MAX_FOLDER_DEPTH = 3;
 
-const MLFLOW_URI = /^(runs|models|mlflow-artifacts):\//;
+const MLFLOW_URI = new RegExp(`^(${MLFLOW_SCHEMES.join("|")}):/`);
 const ANY_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** `runs:/…`, `models:/…` or `mlflow-artifacts:/…`. */
@@ -75,7 +77,7 @@ async function realRoots(roots: readonly string[]): Promise<string[]> {
 }
 
 /**
- * Checks a request's checkpoint_path against the rules of ARTIFACTS.md: an MLflow URI (no `..` segments), or an
+ * Checks a request's checkpoint_path against the rules of ARTIFACTS.md: an MLflow URI (artifacts/mlflow/uri-rules.ts), or an
  * absolute path to a regular file or a checkpoint folder under one of `roots` (SERVICE_ARTIFACT_ROOTS) that stays
  * inside it after resolving symlinks (fs.realpath on both sides; for a folder, every file in it too). Reads only
  * file-system metadata. Throws CheckpointPathError
@@ -86,7 +88,12 @@ export async function resolveCheckpointPath(path: string, roots: readonly string
   if (path.includes("\0")) throw new CheckpointPathError("NUL_BYTE", "the path contains a NUL byte");
   const segments = path.split(/[\\/]+/);
   if (segments.includes("..")) throw new CheckpointPathError("DOT_DOT_SEGMENT", "`..` segments are not allowed in a checkpoint path");
-  if (isMlflowUri(path)) return { kind: "mlflow", uri: path };
+  if (isMlflowUri(path)) {
+    // The same rules as mlflow.run_uri (encoded dots, backslashes, absolute paths), before the tracking server sees it.
+    const problem = mlflowUriProblem(path);
+    if (problem) throw new CheckpointPathError(problem.rule, problem.detail);
+    return { kind: "mlflow", uri: path };
+  }
   if (ANY_SCHEME.test(path)) {
     throw new CheckpointPathError("UNSUPPORTED_SCHEME", `only runs:/, models:/ and mlflow-artifacts:/ URIs or files under SERVICE_ARTIFACT_ROOTS are accepted, not ${path.split(":")[0]}:`);
   }
