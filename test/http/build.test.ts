@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = new URL("../../", import.meta.url).pathname;
+// Inside the checkout, so the built files resolve their packages from node_modules as dist/ does.
+const outDir = join(".cache", `build-test-${process.pid}`);
+const sample = JSON.parse(readFileSync(new URL("../fixtures/samples/tabular-healthy.json", import.meta.url), "utf8"));
+
+let child: ChildProcess | null = null;
+let url = "";
+
+/** Starts the compiled server with plain node (no TypeScript loader anywhere) on a free port. */
+async function startBuilt(): Promise<void> {
+  child = spawn(process.execPath, ["--enable-source-maps", join(outDir, "server", "main.js")], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: string[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    child!.stdout!.on("data", (chunk: Buffer) => {
+      lines.push(chunk.toString());
+      const match = /"msg":"listening".*"port":(\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+    child!.stderr!.on("data", (chunk: Buffer) => lines.push(chunk.toString()));
+    child!.on("exit", (code) => reject(new Error(`exited ${code}: ${lines.join("")}`)));
+  });
+  url = `http://127.0.0.1:${port}`;
+}
+
+describe("the production build", { timeout: 120_000 }, () => {
+  beforeAll(async () => {
+    const built = spawnSync(process.execPath, ["scripts/build.mjs", "--out-dir", outDir], { cwd: root, encoding: "utf8" });
+    expect(built.status, built.stdout + built.stderr).toBe(0);
+    await startBuilt();
+  });
+  afterAll(() => {
+    child?.kill("SIGKILL");
+    rmSync(join(root, outDir), { recursive: true, force: true });
+  });
+
+  it("holds compiled JavaScript with source maps and the run-time files, and no TypeScript", () => {
+    for (const file of ["server/main.js", "server/main.js.map", "workers/entry.mjs", "workers/tasks.js", "report/report.css", "web"]) {
+      expect(existsSync(join(root, outDir, file)), file).toBe(true);
+    }
+    expect(existsSync(join(root, outDir, "server", "main.ts"))).toBe(false);
+  });
+
+  it("serves an analysis with citations from the copied knowledge corpus under plain node", async () => {
+    const res = await fetch(`${url}/v1/analyse`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sample) });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.dataset_name).toBe(sample.dataset_name);
+    expect(Object.keys(body.agent_results)).toContain("TrainingArtifactsAnalyzer");
+    expect(body.additional_outputs.citations.length).toBeGreaterThan(0);
+  });
+
+  it("parses a body over 1 MiB on the worker pool from the compiled task registry", async () => {
+    const metrics = sample.training_artifacts.metrics as Record<string, Array<{ step: number; value: number }>>;
+    const points = Array.from({ length: 20_000 }, (_, step) => ({ key: "train_loss", value: 1 / (1 + step / 100), timestamp: 0, step }));
+    const big = { ...sample, training_artifacts: { ...sample.training_artifacts, metrics: { ...metrics, train_loss: points } } };
+    const text = JSON.stringify(big);
+    expect(text.length).toBeGreaterThan(1 << 20);
+    const res = await fetch(`${url}/v1/analyse`, { method: "POST", headers: { "content-type": "application/json" }, body: text });
+    expect(res.status).toBe(200);
+    expect((await res.json()).error_messages).toEqual({});
+  });
+
+  it("serves the debug page from the copied web folder", async () => {
+    const res = await fetch(`${url}/debug`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/<html/i);
+  });
+});
