@@ -1,0 +1,97 @@
+import { classCounts } from "./classes.js";
+import { columnStatistics } from "./columns.js";
+import { columnDrift } from "./drift.js";
+import { openEngine } from "./engine.js";
+import { DatasetError } from "./errors.js";
+import { duplicateRows, trainTestOverlap } from "./rows.js";
+import { type DatasetArtifacts, DatasetArtifactsSchema, type DatasetStatistics } from "./schema.js";
+import { dataSourceOf, type LoadedTable, loadTable } from "./source.js";
+
+export { DatasetError, isDatasetError, type DatasetErrorCode } from "./errors.js";
+export type { DatasetArtifacts, DatasetStatistics } from "./schema.js";
+export { DatasetArtifactsSchema } from "./schema.js";
+
+export interface DatasetInput {
+  /** The training (or only) data file. */
+  data: string;
+  /** A held-out file: adds per-split rows and classes, train/test overlap and drift. */
+  test?: string;
+  /** The label column: class distribution per split. */
+  target?: string;
+  /** Where DuckDB may spill (OS temp dir by default). */
+  workDir?: string;
+  threads?: number;
+  /** Called now and then with the share of the current step done, for a progress bar. */
+  onProgress?: (step: string, done: number | null) => void;
+}
+
+/**
+ * Computes `dataset_artifacts` from data files (CSV, TSV, Parquet, JSON Lines, gzip text) with DuckDB: each file
+ * is parsed once into columnar memory that spills to disk, then every statistic family is one SQL pass.
+ * Bad input rejects with a DatasetError naming the file, column and line.
+ */
+export async function computeDatasetArtifacts(input: DatasetInput): Promise<DatasetArtifacts> {
+  const sources = { train: dataSourceOf(input.data), test: input.test ? dataSourceOf(input.test) : null };
+  const engine = await openEngine({ ...(input.workDir ? { workDir: input.workDir } : {}), ...(input.threads ? { threads: input.threads } : {}) });
+  const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    if (!input.onProgress) return work();
+    const report = input.onProgress;
+    report(name, 0);
+    const timer = setInterval(() => report(name, engine.progress()), 200);
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+      report(name, 1);
+    }
+  };
+  try {
+    const train = await step(`reading ${input.data}`, () => loadTable(engine, sources.train, "train"));
+    const test = sources.test ? await step(`reading ${input.test}`, () => loadTable(engine, sources.test!, "test")) : null;
+    if (input.target) checkTarget(input.target, train, test);
+    const columns = await step("column statistics", () => columnStatistics(engine, train));
+    const statistics: DatasetStatistics = {
+      num_rows: train.rows + (test?.rows ?? 0),
+      splits: { train: { num_rows: train.rows }, ...(test ? { test: { num_rows: test.rows } } : {}) },
+      columns,
+      duplicates: await step("duplicate rows", () => duplicateRows(engine, train)),
+    };
+    if (input.target) {
+      const target = input.target;
+      const trainClasses = await classCounts(engine, train, target);
+      statistics.class_distribution = test ? { train: trainClasses, test: await classCounts(engine, test, target) } : trainClasses;
+    }
+    if (test) {
+      const overlap = await step("train/test overlap", () => trainTestOverlap(engine, train, test));
+      if (overlap) statistics.train_test_overlap = overlap;
+      statistics.drift = await step("drift", () => columnDrift(engine, train, test, (c) => columns[c]?.unique ?? Infinity));
+    }
+    const artifacts: DatasetArtifacts = {
+      metadata: {
+        source: input.data,
+        ...(input.test ? { test_source: input.test } : {}),
+        ...(input.target ? { target: input.target } : {}),
+        modality: "tabular",
+        computed_by: `ml-diagnose (DuckDB ${await engine.version()})`,
+      },
+      statistics,
+    };
+    return DatasetArtifactsSchema.parse(artifacts);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** `--target` must name a column of every file given. */
+function checkTarget(target: string, ...tables: Array<LoadedTable | null>): void {
+  for (const t of tables) {
+    if (!t || t.columns.some((c) => c.name === target)) continue;
+    const names = t.columns.map((c) => c.name);
+    const close = names.find((n) => n.toLowerCase() === target.toLowerCase());
+    throw new DatasetError(
+      "UNKNOWN_TARGET",
+      `${t.source.path}: no column "${target}"${close ? `; did you mean "${close}"?` : ""} (columns: ${names.slice(0, 12).join(", ")}${names.length > 12 ? ", …" : ""})`,
+      { file: t.source.path, column: target },
+    );
+  }
+}
