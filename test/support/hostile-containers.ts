@@ -85,6 +85,23 @@ export function benignPickle(protocol: Protocol): Buffer {
   return frame(protocol, body);
 }
 
+/**
+ * What `np.save` writes after an object array's header: the whole array pickled (protocol 3) through
+ * numpy.core.multiarray._reconstruct, numpy.ndarray and numpy.dtype('O8'), here holding [1, 2, 3, 4]. Benign, but
+ * only loadable with allow_pickle=True.
+ */
+export function numpyObjectArrayPickle(): Buffer {
+  const int1 = (n: number) => Buffer.from([0x4b, n]);
+  return frame(3, Buffer.concat([
+    pushGlobal(3, "numpy.core.multiarray", "_reconstruct"), pushGlobal(3, "numpy", "ndarray"), int1(0), Buffer.from([0x85]),
+    Buffer.from([0x43, 1]), ascii("b"), Buffer.from([0x87]), ascii("R"),
+    ascii("("), int1(1), int1(4), Buffer.from([0x85]),
+    pushGlobal(3, "numpy", "dtype"), pushString(3, "O8"), Buffer.from([0x89, 0x88, 0x87]), ascii("R"),
+    ascii("("), int1(3), pushString(3, "|"), ascii("NNN"), ascii("J"), u32(0xffffffff), ascii("J"), u32(0xffffffff), int1(63), ascii("tb"),
+    Buffer.from([0x89]), ascii("]("), int1(1), int1(2), int1(3), int1(4), ascii("e"), ascii("tb"),
+  ]));
+}
+
 /** One member of a zip archive. */
 export interface ZipMember {
   name: string;
@@ -92,6 +109,10 @@ export interface ZipMember {
   deflate?: boolean;
   /** General-purpose flags, e.g. 0x1 (claims encryption without encrypting: a scanner-evasion trick). */
   flags?: number;
+  /** The name the central directory gives the member when it differs from its local header's (a corrupted index). */
+  centralName?: string;
+  /** A CRC-32 that does not match the data (Python's zipfile refuses the member; torch's reader does not check). */
+  crc?: number;
 }
 
 /** A minimal, valid zip (STORED or DEFLATE members, no ZIP64). */
@@ -106,7 +127,7 @@ export function zipArchive(members: readonly ZipMember[]): Buffer {
     common.writeUInt16LE(20, 0); // version needed
     common.writeUInt16LE(m.flags ?? 0, 2);
     common.writeUInt16LE(m.deflate ? 8 : 0, 4);
-    common.writeUInt32LE(crc32(m.data), 10);
+    common.writeUInt32LE(m.crc ?? crc32(m.data), 10);
     common.writeUInt32LE(body.length, 14);
     common.writeUInt32LE(m.data.length, 18);
     common.writeUInt16LE(name.length, 22);
@@ -116,7 +137,9 @@ export function zipArchive(members: readonly ZipMember[]): Buffer {
     central.writeUInt16LE(20, 4);
     common.copy(central, 6, 0, 26);
     central.writeUInt32LE(offset, 42);
-    centrals.push(Buffer.concat([central, name]));
+    const listed = m.centralName === undefined ? name : utf8(m.centralName);
+    central.writeUInt16LE(listed.length, 28);
+    centrals.push(Buffer.concat([central, listed]));
     locals.push(local);
     offset += local.length;
   }

@@ -1,4 +1,5 @@
 /** Reading the arguments of pickle opcodes: fixed-width integers, lengths, lines and quoted literals. */
+import { isUtf8 } from "node:buffer";
 
 /** The pickle's bytes end early or hold an opcode that does not exist. */
 export class PickleFormatError extends Error {}
@@ -46,6 +47,20 @@ export class Cursor {
     const text = Buffer.from(this.bytes.subarray(this.pos, end)).toString("latin1");
     this.pos = end + 1;
     return text;
+  }
+  /**
+   * A GLOBAL (UTF-8) or INST (ASCII) operand, decoded strictly as Python's unpickler does: bytes it cannot decode
+   * make it raise before find_class, so nothing is imported and the stream ends there.
+   */
+  importName(encoding: "utf-8" | "ascii"): string {
+    const end = this.bytes.indexOf(0x0a, this.pos);
+    if (end < 0) throw new PickleFormatError(`unterminated line at byte ${this.pos}`);
+    const raw = this.bytes.subarray(this.pos, end);
+    if (encoding === "ascii" ? raw.some((b) => b > 0x7f) : !isUtf8(raw)) {
+      throw new PickleFormatError(`import name at byte ${this.pos} is not valid ${encoding}: Python stops there without importing`);
+    }
+    this.pos = end + 1;
+    return Buffer.from(raw).toString("utf8");
   }
 }
 

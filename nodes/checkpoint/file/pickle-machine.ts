@@ -276,8 +276,8 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
           break;
         case 0x63: {
           // GLOBAL
-          const module = cur.line();
-          push(importGlobal(module, cur.line(), "GLOBAL"));
+          const module = cur.importName("utf-8");
+          push(importGlobal(module, cur.importName("utf-8"), "GLOBAL"));
           break;
         }
         case 0x93: {
@@ -289,8 +289,8 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
         }
         case 0x69: {
           // INST: import and call with the marked items
-          const module = cur.line();
-          const g = importGlobal(module, cur.line(), "INST");
+          const module = cur.importName("ascii");
+          const g = importGlobal(module, cur.importName("ascii"), "INST");
           push(call(g, new PyTuple(popMark())));
           break;
         }

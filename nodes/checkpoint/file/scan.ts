@@ -8,7 +8,7 @@ import { PyDict, type PyValue } from "./pickle-values.js";
 import { type ByteRegion, readBytes, readRegions } from "./range-reader.js";
 import { declaredHeaderLength, readSafetensorsHeader } from "./safetensors.js";
 import type { CheckpointScan, IntegrityIssue, ScannedTensor } from "./scan-types.js";
-import { SNIFF_BYTES, sniffFormat } from "./sniff.js";
+import { looksLikePickle, SNIFF_BYTES, sniffFormat } from "./sniff.js";
 import { canMeasure } from "./stats-layout.js";
 import { TensorStatsAccumulator } from "./tensor-stats.js";
 import { readLegacyTorch } from "./torch-legacy.js";
@@ -95,6 +95,12 @@ async function readStructure(fh: FileHandle, scan: CheckpointScan, head: Uint8Ar
   if (scan.format === "pickle") {
     const bytes = await readBytes(fh, 0, Math.min(fileSize, MAX_PICKLE_BYTES));
     const { report, reads } = scanPickles(bytes, name, { partial: fileSize > MAX_PICKLE_BYTES });
+    // A protocol-0 guess (first byte and extension) that neither reads cleanly nor imports anything is not a
+    // pickle, as for zip entries: Python would fail on it before running any code.
+    if (!looksLikePickle(head) && report.error !== null && report.globals.length === 0 && report.extCodes.length === 0) {
+      scan.format = "unknown";
+      return EMPTY;
+    }
     return { ...EMPTY, root: reads[0]?.value ?? null, pickles: [report] };
   }
   if (scan.format === "npy") return readNpy(fh, fileSize, name);

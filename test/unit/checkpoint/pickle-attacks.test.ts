@@ -11,7 +11,8 @@ import { detectCheckpointFindings } from "../../../nodes/checkpoint/detect.js";
 import { scanCheckpointFile } from "../../../nodes/checkpoint/file/scan.js";
 import type { Finding } from "../../../graph/result.js";
 import {
-  benignPickle, callStyles, hostilePickle, npyFile, npyObjectArray, PROTOCOLS, type Protocol, sevenZip, zipArchive,
+  benignPickle, callStyles, hostilePickle, npyFile, npyObjectArray, numpyObjectArrayPickle, PROTOCOLS, type Protocol, sevenZip,
+  zipArchive,
 } from "../../support/hostile-containers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "pickle-attacks-"));
@@ -155,5 +156,63 @@ describe("broken streams", () => {
     const whole = benignPickle(4);
     const found = safety(await findingsFor("cut-benign.pkl", whole.subarray(0, whole.length - 3)));
     expect(found.map((f) => f.severity)).toEqual(["medium"]);
+  });
+});
+
+/** A protocol-2 pickle of a plain value, as torch's legacy writer dumps its magic number, version, sys_info and keys. */
+const plain = (opcodes: number[]) => Buffer.from([0x80, 0x02, ...opcodes, 0x2e]);
+
+describe("the tricks of picklescan's corpus files", () => {
+  it.each([0x1, 0x20, 0x40])("a zip member carrying general-purpose flag 0x%s over a plain pickle is critical", async (flags) => {
+    const zip = zipArchive([{ name: "data.pkl", data: hostilePickle(4, "builtins", "eval"), flags }]);
+    expect(critical(await findingsFor("malicious1_flags.zip", zip))).toHaveLength(1);
+  });
+
+  it("a zip whose central directory names the member differently, or whose CRC is wrong, is still critical", async () => {
+    const pickle = hostilePickle(4, "builtins", "eval");
+    expect(critical(await findingsFor("cd.zip", zipArchive([{ name: "datap.kl", centralName: "data.pkl", data: pickle }])))).toHaveLength(1);
+    expect(critical(await findingsFor("crc.zip", zipArchive([{ name: "data.pkl", data: pickle, crc: 0xdeadbeef }])))).toHaveLength(1);
+  });
+
+  it("a legacy torch file whose magic number comes from eval, with os.system in a later pickle, names both", async () => {
+    const file = Buffer.concat([
+      hostilePickle(2, "__builtin__", "eval", "reduce", "0x1950A86A20F9469CFC6C"), plain([0x4d, 0xe9, 0x03]), plain([0x7d]), plain([0x5d]),
+      hostilePickle(2, "posix", "system"), plain([0x4e]),
+    ]);
+    const [found] = critical(await findingsFor("pytorch_magic_bypass.pt", file));
+    expect(found!.description).toContain("eval");
+    expect(found!.description).toContain("system");
+  });
+
+  it("STACK_GLOBAL fed by protocol-0 STRING operands, without PROTO, is critical", async () => {
+    const bytes = Buffer.from("S'os'\nS'system'\n\x93S'ls'\n\x85R.", "latin1");
+    expect(critical(await findingsFor("malicious23.pkl", bytes))).toHaveLength(1);
+  });
+
+  it("a dangerous call followed by a memo key never stored (the stream breaks there) is critical", async () => {
+    const call = hostilePickle(4, "os", "system");
+    const bytes = Buffer.concat([call.subarray(0, call.length - 1), Buffer.from([0x30, 0x8c, 2]), Buffer.from("os"), Buffer.from([0x94, 0x68, 3, 0x2e])]);
+    expect(critical(await findingsFor("keyerror-exploit.pkl", bytes))).toHaveLength(1);
+  });
+
+  it("a STACK_GLOBAL whose operands are not strings cannot be resolved: critical", async () => {
+    // BININT 42 memoized, 'os' memoized, both fetched back: STACK_GLOBAL(42, 'os') imports what the scan cannot name.
+    const bytes = Buffer.concat([Buffer.from([0x80, 0x04, 0x4a]), Buffer.from([42, 0, 0, 0]), Buffer.from([0x94, 0x8c, 2]), Buffer.from("os"), Buffer.from([0x94, 0x68, 0, 0x68, 1, 0x93, 0x29, 0x52, 0x2e])]);
+    expect(critical(await findingsFor("type-confusion.pkl", bytes))).toHaveLength(1);
+  });
+
+  it("benign twins: a GLOBAL whose name is not UTF-8 (Python stops before importing), a PNG named .pt, np.save object arrays", async () => {
+    expect(safety(await findingsFor("not_a_pickle.bin", Buffer.from("cmod\n\xf8\n", "latin1")))).toEqual([]);
+    expect(safety(await findingsFor("bad_pytorch.pt", Buffer.from("\x89PNG\r\n\x1a\n", "latin1")))).toEqual([]);
+    const objects = npyObjectArray(numpyObjectArrayPickle());
+    expect(safety(await findingsFor("object_array.npy", objects))).toEqual([]);
+    const npz = zipArchive([{ name: "a.npy", data: objects }, { name: "b.npy", data: objects, deflate: true }]);
+    expect(safety(await findingsFor("object_arrays.npz", npz))).toEqual([]);
+  });
+
+  it("a GLOBAL with an undecodable name after a dangerous call still reports the call", async () => {
+    const call = hostilePickle(2, "os", "system");
+    const bytes = Buffer.concat([call.subarray(0, call.length - 1), Buffer.from("cmod\n\xf8\n", "latin1")]);
+    expect(critical(await findingsFor("malicious-invalid-bytes.pkl", bytes))).toHaveLength(1);
   });
 });
