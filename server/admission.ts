@@ -28,6 +28,9 @@ export interface AdmissionLimits {
   trustedProxies: number;
 }
 
+/** Retry-After while draining for shutdown: a client retries soon, and reaches another instance or the restarted one. */
+export const DRAINING_RETRY_AFTER = "5";
+
 /** Runs `release` once, when the response has been sent or its connection has closed, whichever comes first. */
 function onEnd(res: Response, release: () => void): void {
   let released = false;
@@ -59,7 +62,7 @@ export function createAdmission(limits: AdmissionLimits): Admission {
   };
   return {
     arrive: (req, res, next) => {
-      if (draining) return next(new ServiceError("SHUTTING_DOWN", 503, "the service is shutting down; retry on another instance", { "Retry-After": "5" }));
+      if (draining) return next(new ServiceError("SHUTTING_DOWN", 503, "the service is shutting down; retry on another instance", { "Retry-After": DRAINING_RETRY_AFTER }));
       const client = clientAddress(req, limits.trustedProxies);
       const mine = perClient.get(client) ?? 0;
       if (mine >= limits.maxPerClient) {

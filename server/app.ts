@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import express, { type Express } from "express";
 import { type Admission, createAdmission } from "./admission.js";
 import { cors } from "./cors.js";
-import { errorMiddleware, ServiceError } from "./errors.js";
+import { clientGone, errorMiddleware, ServiceError } from "./errors.js";
 import { jsonBodyIntake } from "./intake.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";
@@ -58,14 +58,12 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
     res.locals.logger = runtime.logger.child({ request_id: requestId });
     res.set("x-request-id", requestId);
     const started = performance.now();
-    res.on("finish", () =>
-      (res.locals.logger as typeof runtime.logger).info("request", {
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        ms: Math.round(performance.now() - started),
-      }),
-    );
+    const log = res.locals.logger as typeof runtime.logger;
+    res.on("finish", () => log.info("request", { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(performance.now() - started) }));
+    // A client that leaves is no fault of the service: info, not error; its work is cancelled through the request's signal.
+    res.on("close", () => {
+      if (clientGone(res)) log.info("client disconnected before the answer; its work is cancelled", { method: req.method, path: req.path, ms: Math.round(performance.now() - started) });
+    });
     next();
   });
   app.use(metrics.middleware);

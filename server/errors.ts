@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler } from "express";
+import type { ErrorRequestHandler, Response } from "express";
 import type { Logger } from "../config/logger.js";
 import { RequestDecodeError } from "../artifacts/request.js";
 
@@ -34,6 +34,8 @@ interface StatusCarrier {
   status: number;
   code: string;
   message: string;
+  /** Seconds for the Retry-After of a 503 (artifacts/mlflow/errors.ts sets it). */
+  retryAfterSeconds?: number;
 }
 function isStatusCarrier(err: unknown): err is StatusCarrier {
   const e = err as Partial<StatusCarrier> | null;
@@ -46,13 +48,21 @@ export interface HttpErrorBody {
   request_id: string;
 }
 
-/** The one mapping from errors to HTTP statuses and JSON bodies (every error body has `detail`). */
+/** Retry-After of a 503 whose cause names no better figure: a refusal under load clears within seconds. */
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The one mapping from errors to HTTP statuses and JSON bodies (every error body has `detail`). Every 503 carries
+ * Retry-After, so clients and proxies back off instead of retrying at once.
+ */
 export function toHttpError(err: unknown, requestId: string): { status: number; body: HttpErrorBody; headers: Record<string, string> } {
-  const body = (status: number, code: string, detail: string, headers: Record<string, string> = {}) => ({
-    status,
-    body: { detail, code, request_id: requestId },
-    headers,
-  });
+  const body = (status: number, code: string, detail: string, given: Record<string, string> = {}) => {
+    const headers = { ...given };
+    if (status === 503 && !Object.keys(headers).some((h) => h.toLowerCase() === "retry-after")) {
+      headers["Retry-After"] = String((err as Partial<StatusCarrier> | null)?.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
+    }
+    return { status, body: { detail, code, request_id: requestId }, headers };
+  };
   if (err instanceof RequestDecodeError) return body(400, "BAD_REQUEST", `Error decoding request: ${err.message}`);
   if (err instanceof ServiceError) return body(err.status, err.code, err.message, err.headers);
   if (isStatusCarrier(err)) {
@@ -64,13 +74,26 @@ export function toHttpError(err: unknown, requestId: string): { status: number; 
   return body(500, "ANALYSIS_FAILED", `Analysis failed: ${e.name}: ${e.message}`);
 }
 
-/** Terminal error middleware: known errors render themselves, anything else is logged and answered 500. */
+/**
+ * Whether the client closed its connection before the answer was complete. What the request's work throws then is
+ * the consequence of its cancellation (server/app.ts logs the disconnect), not a failure of the service.
+ */
+export function clientGone(res: Response): boolean {
+  return !res.writableFinished && (res.destroyed || res.req.socket.destroyed);
+}
+
+/**
+ * Terminal error middleware: known errors render themselves, anything else is logged and answered 500. Refusals
+ * under back-pressure (503) are expected in normal operation and log at warn.
+ */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
+    if (clientGone(res)) return;
     const requestId = String(res.locals.requestId ?? "unknown");
     const { status, body, headers } = toHttpError(err, requestId);
     const log = (res.locals.logger as Logger | undefined) ?? logger;
-    if (status >= 500) log.error("request failed", { status, code: body.code, err });
+    if (status === 503) log.warn("request refused", { status, code: body.code, detail: body.detail });
+    else if (status >= 500) log.error("request failed", { status, code: body.code, err });
     else log.info("request rejected", { status, code: body.code, detail: body.detail });
     if (res.headersSent) {
       // A stream already started: report in-band (SSE clients read an `error` event) and end.

@@ -13,10 +13,19 @@ export const MLFLOW_ERROR_STATUS = {
 } as const;
 export type MlflowErrorCode = keyof typeof MLFLOW_ERROR_STATUS;
 
+/**
+ * Seconds a client should wait before retrying a request the tracking server could not serve. The transport has
+ * already retried with back-off for about a second, so a server that is down or restarting needs longer than
+ * that; ten seconds keeps clients from hammering it while it comes back.
+ */
+export const MLFLOW_RETRY_AFTER_SECONDS = 10;
+
 /** A tracking-server failure as a value: a closed code, its HTTP status and a message a person can act on. */
 export class MlflowError extends Error {
   override name = "MlflowError";
   readonly status: number;
+  /** For MLFLOW_UNAVAILABLE: the Retry-After of the 503 answer. */
+  readonly retryAfterSeconds: number | undefined;
   constructor(
     readonly code: MlflowErrorCode,
     message: string,
@@ -24,6 +33,7 @@ export class MlflowError extends Error {
   ) {
     super(message, options);
     this.status = MLFLOW_ERROR_STATUS[code];
+    this.retryAfterSeconds = code === "MLFLOW_UNAVAILABLE" ? MLFLOW_RETRY_AFTER_SECONDS : undefined;
   }
 }
 

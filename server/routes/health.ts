@@ -1,6 +1,6 @@
 import { Router } from "express";
 import { describeLlmConfig } from "../../llm/config.js";
-import type { Admission } from "../admission.js";
+import { type Admission, DRAINING_RETRY_AFTER } from "../admission.js";
 import type { ServiceRuntime } from "../runtime.js";
 
 /** GET /healthz (the process answers) and GET /readyz (graph compiled, not draining; reports LLM mode). */
@@ -11,6 +11,7 @@ export function createHealthRouter(runtime: ServiceRuntime, admission: Admission
   });
   router.get("/readyz", (_req, res) => {
     const ready = !admission.draining;
+    if (!ready) res.set("Retry-After", DRAINING_RETRY_AFTER);
     res.status(ready ? 200 : 503).json({
       status: ready ? "ready" : "draining",
       graph: runtime.graph.name ?? "analysis",

@@ -37,6 +37,8 @@ export interface FakeOpenAI {
   baseURL: string;
   /** Every request received, in arrival order. */
   requests: RecordedRequest[];
+  /** Delayed requests whose client closed the connection before the answer (an aborted model call). */
+  readonly abandoned: number;
   close(): Promise<void>;
 }
 
@@ -47,16 +49,17 @@ export function fakeUsage(body: ChatRequestBody, content: string) {
   return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
 }
 
-function wait(ms: number, req: http.IncomingMessage): Promise<void> {
+/** Waits `ms`, or less when the client closes the connection first; resolves whether it did. */
+function wait(ms: number, req: http.IncomingMessage): Promise<boolean> {
   return new Promise((resolve) => {
     // The socket outlives the request on kept-alive connections: remove the listener when the wait ends.
     const onClose = () => {
       clearTimeout(timer);
-      resolve();
+      resolve(true);
     };
     const timer = setTimeout(() => {
       req.socket.off("close", onClose);
-      resolve();
+      resolve(false);
     }, ms);
     req.socket.once("close", onClose);
   });
@@ -68,6 +71,7 @@ function wait(ms: number, req: http.IncomingMessage): Promise<void> {
  */
 export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
+  let abandoned = 0;
   const server = http.createServer(async (req, res) => {
     let raw = "";
     for await (const chunk of req) raw += chunk;
@@ -79,7 +83,7 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAI> {
     const index = requests.length;
     requests.push({ method: req.method, url: req.url, authorization: req.headers.authorization ?? null, body });
     const reply = script(body, index);
-    if (reply.delayMs) await wait(reply.delayMs, req);
+    if (reply.delayMs && (await wait(reply.delayMs, req))) abandoned++;
     if (res.destroyed) return;
     if (reply.status) {
       res
@@ -104,6 +108,9 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAI> {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    get abandoned() {
+      return abandoned;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
