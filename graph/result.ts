@@ -127,3 +127,13 @@ export function compareFindings(a: Finding, b: Finding): number {
     a.id.localeCompare(b.id)
   );
 }
+
+/** The response body of spec §2.2, as the OpenAPI document publishes it and the `ml-diagnose` client reads it. */
+export const AnalysisResponseSchema = z.object({
+  agent_results: z.record(z.string(), AgentResultSchema),
+  summary: z.string().nullable(),
+  additional_outputs: z.record(z.string(), z.unknown()),
+  error_messages: z.record(z.string(), z.string()),
+  dataset_name: z.string().nullable(),
+});
+export type AnalysisResponseBody = z.infer<typeof AnalysisResponseSchema>;

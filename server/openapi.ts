@@ -1,19 +1,11 @@
 import { z } from "zod";
 import { AnalysisRequestSchema } from "../artifacts/request.js";
-import { AgentResultSchema } from "../graph/result.js";
+import { AnalysisResponseSchema } from "../graph/result.js";
 
 const ErrorBodySchema = z.object({
   detail: z.string().describe("What was wrong and where (field path for 400s)."),
   code: z.string(),
   request_id: z.string(),
-});
-
-const AnalysisResponseSchema = z.object({
-  agent_results: z.record(z.string(), AgentResultSchema),
-  summary: z.string().nullable(),
-  additional_outputs: z.record(z.string(), z.unknown()),
-  error_messages: z.record(z.string(), z.string()),
-  dataset_name: z.string().nullable(),
 });
 
 const json = (schema: z.ZodType) => ({ "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) } });

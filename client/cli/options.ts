@@ -1,0 +1,116 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { SEVERITIES, type Severity } from "../../graph/result.js";
+import { ClientError } from "../errors.js";
+import { closest } from "./suggest.js";
+
+export const FORMATS = ["text", "json", "markdown", "html"] as const;
+export type Format = (typeof FORMATS)[number];
+export const DEFAULT_SERVER = "http://127.0.0.1:8844";
+
+/** Flags of `ml-diagnose analyse`; every one has a long form and a line in its help. */
+export const ANALYSE_OPTIONS = {
+  server: { type: "string" },
+  format: { type: "string", short: "f" },
+  output: { type: "string", short: "o" },
+  "fail-on": { type: "string" },
+  strict: { type: "boolean" },
+  "dry-run": { type: "boolean" },
+  "server-paths": { type: "boolean" },
+  "mlflow-run": { type: "string" },
+  "dataset-name": { type: "string" },
+  "model-name": { type: "string" },
+  language: { type: "string" },
+  retries: { type: "string" },
+  "max-wait": { type: "string" },
+  timeout: { type: "string" },
+  progress: { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+  "no-color": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
+/** `ml-diagnose analyse` as the flags ask for it, checked. */
+export interface AnalyseOptions {
+  paths: string[];
+  server: string;
+  format: Format;
+  output: string | null;
+  failOn: Severity | null;
+  strict: boolean;
+  dryRun: boolean;
+  serverPaths: boolean;
+  mlflowRun: string | null;
+  datasetName: string | null;
+  modelName: string | null;
+  language: string | null;
+  retries: number;
+  maxWaitMs: number;
+  timeoutMs: number;
+  /** null: on when stderr is a terminal. */
+  progress: boolean | null;
+  quiet: boolean;
+  noColor: boolean;
+  help: boolean;
+}
+
+/** parseArgs with a "did you mean" for a mistyped flag, and every problem as a USAGE error. */
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O, command: string) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    const message = (err as Error).message;
+    const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+    const guess = flag?.startsWith("--") ? closest(flag.slice(2), Object.keys(options)) : null;
+    throw new ClientError("USAGE", `${message.split(". ")[0]}${guess ? `; did you mean --${guess}?` : ""} (see \`ml-diagnose ${command} --help\`)`);
+  }
+}
+
+function seconds(flag: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min) throw new ClientError("USAGE", `--${flag} takes a number ≥ ${min}, got '${value}'`);
+  return n;
+}
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | null {
+  if (value === undefined) return null;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new ClientError("USAGE", `--${flag} takes one of ${allowed.join(", ")}, got '${value}'`);
+}
+
+/** Reads and checks the flags of `analyse`; `env` supplies ML_DIAGNOSE_SERVER. */
+export function readAnalyseOptions(args: string[], env: Record<string, string | undefined>): AnalyseOptions {
+  const { values: v, positionals } = parseCommandArgs(args, ANALYSE_OPTIONS, "analyse");
+  const format = oneOf("format", v.format, FORMATS) ?? "text";
+  const failOn = oneOf("fail-on", v["fail-on"], SEVERITIES);
+  const options: AnalyseOptions = {
+    paths: positionals,
+    server: (v.server ?? env.ML_DIAGNOSE_SERVER ?? DEFAULT_SERVER).replace(/\/+$/, ""),
+    format,
+    output: v.output ?? null,
+    failOn,
+    strict: v.strict ?? false,
+    dryRun: v["dry-run"] ?? false,
+    serverPaths: v["server-paths"] ?? false,
+    mlflowRun: v["mlflow-run"] ?? null,
+    datasetName: v["dataset-name"] ?? null,
+    modelName: v["model-name"] ?? null,
+    language: v.language ?? null,
+    retries: Math.floor(seconds("retries", v.retries, 4, 0)),
+    maxWaitMs: seconds("max-wait", v["max-wait"], 120, 0) * 1000,
+    timeoutMs: seconds("timeout", v.timeout, 330, 1) * 1000,
+    progress: v.progress ?? null,
+    quiet: v.quiet ?? false,
+    noColor: v["no-color"] ?? false,
+    help: v.help ?? false,
+  };
+  if (options.help) return options;
+  if (!/^https?:\/\/[^/]+/.test(options.server)) throw new ClientError("USAGE", `--server must be an http(s) URL such as ${DEFAULT_SERVER}, got '${options.server}'`);
+  if (options.paths.length === 0 && !options.mlflowRun) {
+    throw new ClientError("USAGE", "give at least one run folder or file, or --mlflow-run <id> (see `ml-diagnose analyse --help`)");
+  }
+  if (format === "html" && failOn) {
+    throw new ClientError("USAGE", "--fail-on needs the findings, which --format html does not return: run once with --format markdown or json for the gate");
+  }
+  return options;
+}

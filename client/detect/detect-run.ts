@@ -1,0 +1,232 @@
+import { readFile, stat } from "node:fs/promises";
+import { basename, dirname, resolve, sep } from "node:path";
+import { csvFormat } from "../../artifacts/mlflow/build/training.js";
+import type { SniffedDocument } from "../../artifacts/mlflow/build/sniffed.js";
+import { isRecord } from "../../artifacts/json-values.js";
+import { type Classified, classifyFile } from "./classify.js";
+import { type FileStoreRun, isRunMeta, readFileStoreRun } from "./mlflow-store.js";
+import { type EventFile, metricsFromEventFiles } from "./tfevents.js";
+import { type FoundFile, listRunFiles, rankFiles } from "./walk.js";
+
+/** A file used, and the request field it went into. */
+export interface Used {
+  source: string;
+  target: string;
+  label: string;
+}
+
+/** A file not used, and why. `problem` ones (unreadable, unrecognized when named) stop the run under --strict. */
+export interface Skipped {
+  source: string;
+  reason: string;
+  problem: boolean;
+}
+
+/** The checkpoint chosen: one weights file, or a folder of them with the files beside them (config.json…). */
+export interface CheckpointChoice {
+  /** The file, or the folder whose files are listed. */
+  path: string;
+  files: FoundFile[] | null;
+}
+
+/** Everything the paths yielded, before checkpoints are scanned and the request is assembled. */
+export interface DetectedRun {
+  metrics: unknown;
+  params: Record<string, unknown>;
+  logs: string[];
+  metadata: Record<string, unknown>;
+  documents: SniffedDocument[];
+  checkpoint: CheckpointChoice | null;
+  used: Used[];
+  skipped: Skipped[];
+}
+
+interface Located {
+  file: FoundFile;
+  /** Named on the command line (an unrecognized one is a problem, not noise). */
+  named: boolean;
+  /** Where the file sits relative to the current directory, for messages. */
+  shown: string;
+}
+
+/** Metric sources in the service's own order of preference (artifacts/mlflow/pull.ts): structure first. */
+const METRICS_RANK = ["trainer_state", "metrics_csv", "rows", "tfevents", "mlflow"] as const;
+type MetricsKind = (typeof METRICS_RANK)[number];
+const CSV_LABEL = { lightning_csv: "Lightning CSVLogger metrics", keras_csv: "Keras CSVLogger log", csv: "metrics CSV" } as const;
+
+async function locate(paths: readonly string[], skipped: Skipped[]): Promise<Located[]> {
+  const out: Located[] = [];
+  for (const p of paths) {
+    try {
+      const info = await stat(p);
+      if (info.isDirectory()) {
+        for (const file of await listRunFiles(p)) out.push({ file, named: false, shown: `${p.replace(/\/$/, "")}/${file.relative}` });
+      } else {
+        out.push({ file: { path: resolve(p), relative: basename(p), size: info.size }, named: true, shown: p });
+      }
+    } catch (err) {
+      skipped.push({ source: p, reason: reasonOf(err), problem: true });
+    }
+  }
+  return out;
+}
+
+/** A file-system error as a clause a person reads: "no such file", "permission denied". */
+export function reasonOf(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "no such file or folder";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EISDIR") return "is a folder";
+  return (err as Error).message;
+}
+
+/**
+ * Reads the run folders and files given and decides what goes where: one metrics source (the service's order of
+ * preference, then the shallowest and newest file), hyper-parameters, logs, every check report, and one
+ * checkpoint (the shallowest folder of weights, the newest `checkpoint-N/`). Nothing is sent from here.
+ */
+export async function detectRun(paths: readonly string[]): Promise<DetectedRun> {
+  const run: DetectedRun = { metrics: undefined, params: {}, logs: [], metadata: {}, documents: [], checkpoint: null, used: [], skipped: [] };
+  const located = await locate(paths, run.skipped);
+  const byPath = new Map(located.map((l) => [l.file.path, l]));
+  const metrics: Array<{ kind: MetricsKind; at: Located; value: () => unknown; label: string }> = [];
+  const events: Array<{ at: Located } & EventFile> = [];
+  const checkpoints: Located[] = [];
+  const sidecars: Located[] = [];
+  const consumed = new Set<string>();
+
+  for (const mlrun of await fileStoreRuns(located)) {
+    mlrun.consumed.forEach((p) => consumed.add(p));
+    const at = byPath.get([...mlrun.consumed][0]!)!;
+    if (run.metadata.mlflow) {
+      run.skipped.push({ source: dirname(at.shown), reason: "another MLflow run: analyse one run at a time (name its folder)", problem: false });
+      continue;
+    }
+    run.metadata.mlflow = { run_id: mlrun.runId, run_name: mlrun.runName, experiment_id: mlrun.experimentId, tags: mlrun.tags };
+    Object.assign(run.params, mlrun.params);
+    run.used.push({ source: dirname(at.shown), target: "training_artifacts.params", label: `MLflow run ${mlrun.runId}: ${Object.keys(mlrun.params).length} params, tags` });
+    if (mlrun.metrics.length > 0) metrics.push({ kind: "mlflow", at, value: () => mlrun.metrics, label: `MLflow file store metrics (${new Set(mlrun.metrics.map((m) => m.key)).size} keys)` });
+  }
+
+  for (const at of located) {
+    if (consumed.has(at.file.path)) continue;
+    let c: Classified;
+    try {
+      c = await classifyFile(at.file);
+    } catch (err) {
+      run.skipped.push({ source: at.shown, reason: reasonOf(err), problem: true });
+      continue;
+    }
+    switch (c.as) {
+      case "checkpoint":
+        checkpoints.push(at);
+        break;
+      case "tfevents":
+        events.push({ at, relative: at.file.relative, path: at.file.path });
+        break;
+      case "metrics_csv": {
+        const siblings = located.map((l) => l.file.relative.replaceAll(sep, "/"));
+        const format = csvFormat(at.file.relative.replaceAll(sep, "/"), c.text, siblings);
+        metrics.push({ kind: "metrics_csv", at, value: () => ({ format, content: c.text }), label: CSV_LABEL[format] });
+        break;
+      }
+      case "document":
+        if (c.sniffed.kind === "training" && (c.sniffed.as === "trainer_state" || c.sniffed.as === "rows" || c.sniffed.as === "arrays")) {
+          const kind = c.sniffed.as === "trainer_state" ? "trainer_state" : "rows";
+          const value = kind === "trainer_state" ? { format: "hf_trainer_state", content: c.doc.value } : c.doc.value;
+          metrics.push({ kind, at, value: () => value, label: kind === "trainer_state" ? "Hugging Face trainer_state.json" : "metric history JSON (Keras History)" });
+          // The checkpoint folder's trainer_state.json also tells the step and epoch it was saved at.
+          if (kind === "trainer_state") sidecars.push(at);
+        } else if (c.sniffed.kind === "checks" || c.sniffed.kind === "dataset") {
+          run.documents.push({ doc: c.doc, sniffed: c.sniffed });
+          run.used.push({ source: at.shown, target: c.sniffed.kind === "checks" ? "checks_artifacts" : "dataset_artifacts", label: reportLabel(c.doc.value) });
+        } else {
+          run.skipped.push({ source: at.shown, reason: `a ${c.sniffed.kind} payload in a shape the client does not merge; send it with curl`, problem: at.named });
+        }
+        break;
+      case "plain_document":
+        if (c.doc.role === "hparams" && isRecord(c.doc.value)) {
+          Object.assign(run.params, c.doc.value);
+          run.used.push({ source: at.shown, target: "training_artifacts.params", label: "hyper-parameters" });
+        } else if (basename(at.file.path) === "config.json" || at.file.path.endsWith(".index.json")) {
+          sidecars.push(at);
+        } else if (at.named) {
+          run.skipped.push({ source: at.shown, reason: "a JSON/YAML file that is no report, metric history or statistics the service reads", problem: true });
+        }
+        break;
+      case "log":
+        if (at.named || run.logs.length === 0) {
+          run.logs.push(...c.text.split(/\r?\n/).filter((l) => l.trim() !== ""));
+          run.used.push({ source: at.shown, target: "training_artifacts.logs", label: "log lines" });
+        }
+        break;
+      case "unrecognized":
+        if (at.named) run.skipped.push({ source: at.shown, reason: c.reason, problem: true });
+        break;
+      default:
+        throw new Error(`unhandled classification ${(c as { as: string }).as}`);
+    }
+  }
+
+  const tb = groupEvents(events);
+  if (tb) metrics.push({ kind: "tfevents", at: tb.at, value: () => metricsFromEventFiles(tb.files), label: tb.label });
+  pickMetrics(run, metrics);
+  run.checkpoint = pickCheckpoint(run, checkpoints, sidecars);
+  return run;
+}
+
+function reportLabel(value: unknown): string {
+  if (!isRecord(value)) return "check list";
+  if ("conditions_results" in value || value.type === "SuiteResult" || value.type === "CheckResult") return "Deepchecks result";
+  if ("validation_results" in value || "expectations" in value || ("success" in value && "statistics" in value)) return "Great Expectations result";
+  if ("metrics" in value || "tests" in value) return "Evidently report";
+  return "report";
+}
+
+async function fileStoreRuns(located: readonly Located[]): Promise<FileStoreRun[]> {
+  const metas = located.filter((l) => basename(l.file.path) === "meta.yaml" && l.file.size < 1 << 16);
+  const all = located.map((l) => l.file);
+  const runs: FileStoreRun[] = [];
+  for (const m of metas) {
+    const text = await readFile(m.file.path, "utf8").catch(() => "");
+    if (isRunMeta(m.file, text)) runs.push(await readFileStoreRun(m.file, text, all));
+  }
+  // The newest run first: it is the one a person who points at an experiment folder most likely means.
+  return runs.sort((a, b) => (b.startTime ?? 0) - (a.startTime ?? 0));
+}
+
+/** Event files of one run: those in the first folder holding any, with its `train/` and `validation/` subfolders. */
+function groupEvents(events: ReadonlyArray<{ at: Located } & EventFile>): { at: Located; files: EventFile[]; label: string } | null {
+  const first = events[0];
+  if (!first) return null;
+  const root = dirname(first.relative).replace(/[\\/](train|validation|eval)$/, "");
+  const files = events.filter((e) => dirname(e.relative) === root || dirname(dirname(e.relative)) === root);
+  return { at: first.at, files, label: `TensorBoard event file${files.length > 1 ? `s (${files.length})` : ""}` };
+}
+
+function pickMetrics(run: DetectedRun, candidates: ReadonlyArray<{ kind: MetricsKind; at: Located; value: () => unknown; label: string }>): void {
+  const ranked = [...candidates].sort((a, b) => METRICS_RANK.indexOf(a.kind) - METRICS_RANK.indexOf(b.kind));
+  const [chosen, ...rest] = ranked;
+  if (!chosen) return;
+  run.metrics = chosen.value();
+  run.used.push({ source: chosen.at.shown, target: "training_artifacts.metrics", label: chosen.label });
+  for (const r of rest) run.skipped.push({ source: r.at.shown, reason: `metrics already come from ${chosen.at.shown}`, problem: false });
+}
+
+/** The checkpoint: weights files grouped by folder; the first folder in rank order (shallowest, newest `checkpoint-N/`). */
+function pickCheckpoint(run: DetectedRun, weights: readonly Located[], sidecars: readonly Located[]): CheckpointChoice | null {
+  const first = weights[0];
+  if (!first) return null;
+  const folderOf = (l: Located) => dirname(l.file.path);
+  const folder = folderOf(first);
+  const group = weights.filter((w) => folderOf(w) === folder);
+  for (const w of weights) if (folderOf(w) !== folder) run.skipped.push({ source: w.shown, reason: `the checkpoint is ${dirname(first.shown)}/ (one per analysis: name another to analyse it)`, problem: false });
+  const beside = sidecars.filter((s) => folderOf(s) === folder);
+  if (group.length === 1 && beside.length === 0) {
+    run.used.push({ source: first.shown, target: "model_checkpoint_artifacts", label: "checkpoint" });
+    return { path: first.file.path, files: null };
+  }
+  const files = rankFiles([...group, ...beside].map((l) => ({ ...l.file, relative: basename(l.file.path) })));
+  run.used.push({ source: `${dirname(first.shown)}/`, target: "model_checkpoint_artifacts", label: `checkpoint folder (${files.map((f) => f.relative).join(", ")})` });
+  return { path: folder, files };
+}

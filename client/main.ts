@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import { runAnalyse } from "./cli/analyse.js";
+import { ANALYSE_HELP, MAIN_HELP } from "./cli/help.js";
+import type { Io } from "./cli/io.js";
+import { readAnalyseOptions } from "./cli/options.js";
+import { closest } from "./cli/suggest.js";
+import { isClientError } from "./errors.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+
+const COMMANDS = ["analyse"] as const;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+  return `${pkg.version}\n`;
+}
+
+async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    (command === undefined ? io.stderr : io.stdout).write(MAIN_HELP);
+    return command === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (command === "--version") {
+    io.stdout.write(version());
+    return EXIT.ok;
+  }
+  // `analyze` is the American spelling the service accepts too (/v1/analyze).
+  if (command === "analyse" || command === "analyze") {
+    const options = readAnalyseOptions(rest, io.env);
+    if (options.help) {
+      io.stdout.write(ANALYSE_HELP);
+      return EXIT.ok;
+    }
+    return runAnalyse(options, io);
+  }
+  const guess = closest(command, COMMANDS);
+  io.stderr.write(`ml-diagnose: unknown command '${command}'${guess ? `; did you mean '${guess}'?` : ""} (see ml-diagnose --help)\n`);
+  return EXIT.usage;
+}
+
+/** Runs the command line and returns its exit code; known failures print one message, others a stack. */
+export async function main(argv: string[], io: Io): Promise<ExitCode> {
+  try {
+    return await dispatch(argv, io);
+  } catch (err) {
+    if (!isClientError(err)) throw err;
+    io.stderr.write(`ml-diagnose: ${err.message}\n`);
+    return err.exitCode;
+  }
+}
