@@ -14,6 +14,7 @@ import { predictionDrift } from "./detectors/prediction-drift.js";
 import { reportDataMismatch } from "./detectors/report-data-mismatch.js";
 import { schemaAnomaly } from "./detectors/schema-anomaly.js";
 import { shortcutRisk } from "./detectors/shortcut-risk.js";
+import { statedConstantFeature, statedDuplicates, statedMissingValues } from "./stated-stats.js";
 
 /** Every check-report detector, in catalog order (DETECTORS.md §2.3). */
 export const CHECKS_DETECTORS: readonly ChecksDetector[] = [
@@ -27,6 +28,9 @@ export const CHECKS_DETECTORS: readonly ChecksDetector[] = [
   newLabels,
   schemaAnomaly,
   expectationFailed,
+  statedMissingValues,
+  statedDuplicates,
+  statedConstantFeature,
   modelEvalFailed,
   coverageGap,
   reportDataMismatch,

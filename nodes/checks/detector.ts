@@ -75,13 +75,14 @@ export function outcomeEvidence(rule: string, o: CheckOutcome, catalogThreshold?
   const detailText = flaggedDetails.length ? ` Flagged: ${flaggedDetails.map((d) => `${d.name}${d.subject ? ` (${d.subject})` : ""}${d.score !== null ? ` ${fmt(d.score)}` : ""}`).join(", ")}.` : "";
   const condition = o.condition && o.condition !== o.name ? ` Condition: ${o.condition}.` : "";
   const message = o.message ? ` ${clip(o.message.replace(/\s+/g, " "), 200)}` : "";
+  const declared = o.declaredSeverity ? ` Severity set in the suite: ${o.declaredSeverity}.` : "";
   return {
     rule_id: rule,
     artifact: o.path,
-    text: `${checkLabel(o)} ${status}${numbers}.${detailText}${condition}${message}`,
+    text: `${checkLabel(o)} ${status}${numbers}.${detailText}${condition}${declared}${message}`,
     observed: o.observed ?? o.status,
     threshold,
-    values: { check: o.name, status: o.status, tool: o.tool, ...(o.report ? { suite: o.report } : {}), ...o.values },
+    values: { check: o.name, status: o.status, tool: o.tool, ...(o.report ? { suite: o.report } : {}), ...(o.declaredSeverity ? { declared_severity: o.declaredSeverity } : {}), ...o.values },
   };
 }
 

@@ -1,4 +1,6 @@
 /** The internal model every check-report format is normalized into. */
+import type { Severity } from "../../graph/result.js";
+import type { CountShare } from "../dataset/model.js";
 
 export type CheckTool = "deepchecks" | "evidently" | "great_expectations" | "tfdv" | "generic";
 
@@ -56,6 +58,11 @@ export interface CheckOutcome {
   values: Record<string, number>;
   /** A CheckFailure saying the check does not apply to this task (a coverage note, not a fault). */
   notApplicable: boolean;
+  /**
+   * The severity the user gave this check in the tool (Great Expectations' expectation `severity`, also read from
+   * `meta.severity`), mapped to ours; a failure is reported at it instead of the detector's own band.
+   */
+  declaredSeverity?: Severity;
   /** Where it is in the request, for evidence. */
   path: string;
 }
@@ -76,6 +83,31 @@ export interface RowCount {
   source: string;
 }
 
+/** One column's numbers as a report states them without a verdict (a metric, or a check without a condition). */
+export interface StatedColumn {
+  name: string;
+  /** Rows the numbers are over, when stated. */
+  rows: number | null;
+  missing: number | null;
+  missingFraction: number | null;
+  unique: number | null;
+  /** Standard deviation of a numeric column (0: a constant). */
+  std: number | null;
+  path: string;
+}
+
+/**
+ * Data facts reports state without a pass/fail verdict (Evidently preset metrics, legacy dataset summaries,
+ * Deepchecks checks run without a condition). The checks analyzer judges them by the dataset detectors'
+ * thresholds (nodes/checks/stated-stats.ts); facts that carry a verdict are judged by the verdict instead.
+ */
+export interface StatedFacts {
+  columns: StatedColumn[];
+  duplicates: CountShare | null;
+  /** The label column, when a report names it (legacy Evidently column mapping). */
+  target: string | null;
+}
+
 /** Check reports normalized from any of the formats of ARTIFACTS.md. */
 export interface ChecksReport {
   field: string;
@@ -91,4 +123,5 @@ export interface ChecksReport {
   columnSets: Array<{ source: string; columns: string[]; complete: boolean }>;
   /** Parts of the artifact that could not be read, each with the reason. */
   unreadable: Array<{ path: string; reason: string }>;
+  stated: StatedFacts;
 }

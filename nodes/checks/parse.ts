@@ -1,28 +1,34 @@
-import { isRecord, type JsonRecord, toText } from "../../artifacts/json-values.js";
+import { decodeJsonString, isRecord, type JsonRecord, toText } from "../../artifacts/json-values.js";
 import type { ChecksReport, CheckTool, ReportSummary } from "./model.js";
 import { isDeepchecksResult, isDeepchecksSuite, readDeepchecksResult, readDeepchecksSuite } from "./parse/deepchecks.js";
 import { isEvidentlyReport, readEvidentlyReport } from "./parse/evidently.js";
 import { isGenericCheck, readGenericCheck } from "./parse/generic.js";
 import { isGreatExpectationsResult, readGreatExpectations } from "./parse/great-expectations.js";
 import { isLegacySuiteMap, readLegacySuiteMap } from "./parse/legacy-suite-map.js";
+import { emptyStated, mergeStated } from "./parse/stated.js";
 import { isTfdvAnomalies, readTfdvAnomalies } from "./parse/tfdv.js";
 
 export type { ChecksReport } from "./model.js";
 
 function emptyReport(field: string, requestDatasetName: string | null): ChecksReport {
-  return { field, outcomes: [], reports: [], reportDatasetName: null, requestDatasetName, suitesSkipped: [], rowCounts: [], columnSets: [], unreadable: [] };
+  return { field, outcomes: [], reports: [], reportDatasetName: null, requestDatasetName, suitesSkipped: [], rowCounts: [], columnSets: [], unreadable: [], stated: emptyStated() };
 }
 
 function summary(tool: CheckTool, format: string, name: string | null, path: string): ReportSummary {
   return { tool, format, name, path };
 }
 
-/** Reads one report, telling the format apart by content; returns false when it is none this analyzer knows. */
-function readReport(v: unknown, path: string, into: ChecksReport): boolean {
+/**
+ * Reads one report, telling the format apart by content; returns false when it is none this analyzer knows. A
+ * report sent as the JSON text its tool returned (Deepchecks `to_json()`) is decoded first.
+ */
+function readReport(raw: unknown, path: string, into: ChecksReport): boolean {
+  const v = decodeJsonString(raw);
   if (isLegacySuiteMap(v)) {
     const r = readLegacySuiteMap(v, path);
     into.outcomes.push(...r.outcomes);
     into.rowCounts.push(...r.rowCounts);
+    mergeStated(into.stated, r.stated);
     into.suitesSkipped.push(...r.skipped);
     into.reportDatasetName ??= r.datasetName;
     into.reports.push(summary("deepchecks", `legacy Deepchecks suite map (${r.suites.join(", ")})`, r.datasetName, `${path}.results`));
@@ -32,6 +38,7 @@ function readReport(v: unknown, path: string, into: ChecksReport): boolean {
     const r = readDeepchecksSuite(v, path);
     into.outcomes.push(...r.outcomes);
     into.rowCounts.push(...r.rowCounts);
+    mergeStated(into.stated, r.stated);
     into.reports.push(summary("deepchecks", "Deepchecks SuiteResult", toText(v.name), path));
     return true;
   }
@@ -39,6 +46,7 @@ function readReport(v: unknown, path: string, into: ChecksReport): boolean {
     const r = readDeepchecksResult(v, null, path);
     into.outcomes.push(...r.outcomes);
     into.rowCounts.push(...r.rowCounts);
+    mergeStated(into.stated, r.stated);
     into.reports.push(summary("deepchecks", `Deepchecks ${v.type === "CheckFailure" ? "CheckFailure" : "CheckResult"}`, r.outcomes[0]?.name ?? null, path));
     return true;
   }
@@ -46,6 +54,7 @@ function readReport(v: unknown, path: string, into: ChecksReport): boolean {
     const r = readEvidentlyReport(v, path);
     into.outcomes.push(...r.outcomes);
     into.rowCounts.push(...r.rowCounts);
+    mergeStated(into.stated, r.stated);
     into.reports.push(summary("evidently", r.format, null, path));
     return true;
   }
@@ -73,8 +82,9 @@ function readCheck(v: JsonRecord, path: string, into: ChecksReport): boolean {
   return true;
 }
 
-function keysOf(v: unknown): string {
-  return isRecord(v) ? Object.keys(v).slice(0, 6).join(", ") || "no keys" : Array.isArray(v) ? "an array" : typeof v;
+function keysOf(raw: unknown): string {
+  const v = decodeJsonString(raw);
+  return isRecord(v) ? Object.keys(v).slice(0, 6).join(", ") || "no keys" : Array.isArray(v) ? "an array" : typeof v === "string" ? "text that is not a JSON object" : typeof v;
 }
 
 /**

@@ -12,8 +12,9 @@ function unexpectedShare(o: CheckOutcome): number | null {
   return o.values.unexpected_count !== undefined ? o.observed : null;
 }
 
+/** The severity the user declared for the expectation, else medium (high past half of the values unexpected). */
 function severityOf(o: CheckOutcome): Severity {
-  return (unexpectedShare(o) ?? 0) > HIGH_UNEXPECTED ? "high" : "medium";
+  return o.declaredSeverity ?? ((unexpectedShare(o) ?? 0) > HIGH_UNEXPECTED ? "high" : "medium");
 }
 
 /** What kind of expectation it is (CR-07's mapping), for the description. */
@@ -27,15 +28,16 @@ function kindOf(type: string): string {
 
 /**
  * CR-07: Great Expectations expectations that failed (`success: false`). An expectation within its `mostly`
- * allowance has success true and is not a failure. Medium; high when more than half of the values are unexpected.
+ * allowance has success true and is not a failure. Medium; high when more than half of the values are unexpected;
+ * the severity the suite gave the expectation, when it gave one.
  */
 export const expectationFailed: ChecksDetector = {
   info: {
     id: "checks.expectation_failed",
     rule: "CR-07",
     title: "Expectations failed",
-    threshold: "GE success = false (unexpected share above 1 − mostly) → medium; > 50 % unexpected → high",
-    severities: ["high", "medium"],
+    threshold: "GE success = false (unexpected share above 1 − mostly) → medium; > 50 % unexpected → high; an expectation's own severity (critical, warning → medium, info) wins when the suite sets them",
+    severities: ["critical", "high", "medium", "info"],
     basis: "Great Expectations validation results [P-GE]; Breck et al. 2019 [K25]",
   },
   detect(report) {

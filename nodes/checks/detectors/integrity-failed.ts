@@ -20,18 +20,27 @@ function mappedSeverity(o: CheckOutcome): Severity {
   return "medium";
 }
 
+/**
+ * A WARN is one level below its FAIL, except for a duplicate or missing share the check states: that number is
+ * judged by its DS band like any stated fact (Deepchecks gives those conditions the WARN category by default).
+ */
+function severityOf(o: CheckOutcome): Severity {
+  const statesShare = o.observed !== null && /duplicat|null|missing/.test(normalizeCheckName(o.name));
+  return o.status === "warn" && !statesShare ? lowerSeverity(mappedSeverity(o)) : mappedSeverity(o);
+}
+
 /** CR-01: data-integrity checks that failed, mapped to their DS-* severity; a WARN one level lower. */
 export const integrityFailed: ChecksDetector = {
   info: {
     id: "checks.integrity_failed",
     rule: "CR-01",
     title: "Data-integrity checks failed",
-    threshold: "any FAIL (severity of the matching DS rule, default medium); WARN one level lower",
+    threshold: "any FAIL (severity of the matching DS rule, default medium); WARN one level lower, unless it states a duplicate or missing share over its DS band",
     severities: ["high", "medium", "low", "info"],
     basis: "Deepchecks data_integrity suite conditions [P-Deepchecks]; Breck et al. 2019 [K25]",
   },
   detect(report) {
-    const failing = flagged(report, "integrity").map((o) => ({ o, severity: o.status === "warn" ? lowerSeverity(mappedSeverity(o)) : mappedSeverity(o) }));
+    const failing = flagged(report, "integrity").map((o) => ({ o, severity: severityOf(o) }));
     if (!failing.length) return [];
     const severity = worstSeverity(failing.map((f) => f.severity));
     const described = failing.map(({ o }) => `${checkLabel(o)}${o.columns.length ? ` (${listNames(o.columns, 3)})` : ""} ${o.status === "fail" ? "failed" : "warned"}`);

@@ -1,8 +1,10 @@
 import { clip, decodeJsonString, isRecord, type JsonRecord, toText } from "../../../artifacts/json-values.js";
-import type { CheckOutcome, CheckStatus, RowCount } from "../model.js";
+import type { CheckOutcome, CheckStatus, RowCount, StatedFacts } from "../model.js";
 import { conditionThreshold } from "./conditions.js";
 import { deepchecksCategory, normalizeCheckName, saysNotApplicable } from "./deepchecks-catalog.js";
+import { readDeepchecksStated } from "./deepchecks-stated.js";
 import { readDeepchecksValue } from "./deepchecks-values.js";
+import { emptyStated, mergeStated } from "./stated.js";
 
 const STATUS: Record<string, CheckStatus> = { pass: "pass", warn: "warn", fail: "fail", error: "error" };
 
@@ -10,6 +12,8 @@ const STATUS: Record<string, CheckStatus> = { pass: "pass", warn: "warn", fail: 
 export interface DeepchecksRead {
   outcomes: CheckOutcome[];
   rowCounts: RowCount[];
+  /** Data facts checks state without a verdict. */
+  stated: StatedFacts;
 }
 
 /** Whether an object is a Deepchecks CheckResult or CheckFailure (`to_json()` output). */
@@ -51,8 +55,9 @@ function readFailure(r: JsonRecord, report: string | null, path: string): CheckO
  */
 export function readDeepchecksResult(raw: unknown, report: string | null, path: string, extraText: string | null = null): DeepchecksRead {
   const r = decodeJsonString(raw);
-  if (!isRecord(r)) return { outcomes: [], rowCounts: [] };
-  if (r.type === "CheckFailure" || ("exception" in r && !("conditions_results" in r))) return { outcomes: [readFailure(r, report, path)], rowCounts: [] };
+  const stated = emptyStated();
+  if (!isRecord(r)) return { outcomes: [], rowCounts: [], stated };
+  if (r.type === "CheckFailure" || ("exception" in r && !("conditions_results" in r))) return { outcomes: [readFailure(r, report, path)], rowCounts: [], stated };
   const name = checkName(r);
   const key = normalizeCheckName(name);
   const conditions = (Array.isArray(r.conditions_results) ? r.conditions_results : []).filter(isRecord);
@@ -79,12 +84,15 @@ export function readDeepchecksResult(raw: unknown, report: string | null, path: 
       details: reading.details, values: { ...reading.values, ...rowFraction(message) }, notApplicable: false, path,
     };
   });
-  return { outcomes, rowCounts };
+  readDeepchecksStated(key, r.value, conditions.length > 0, `${path}.value`, stated);
+  return { outcomes, rowCounts, stated };
 }
 
 /** A SuiteResult `{name, results: [CheckResult | CheckFailure], type: "SuiteResult"}`. */
 export function readDeepchecksSuite(suite: JsonRecord, path: string): DeepchecksRead {
   const name = toText(suite.name);
   const reads = (suite.results as unknown[]).map((r, i) => readDeepchecksResult(r, name, `${path}.results[${i}]`));
-  return { outcomes: reads.flatMap((r) => r.outcomes), rowCounts: reads.flatMap((r) => r.rowCounts) };
+  const stated = emptyStated();
+  for (const r of reads) mergeStated(stated, r.stated);
+  return { outcomes: reads.flatMap((r) => r.outcomes), rowCounts: reads.flatMap((r) => r.rowCounts), stated };
 }

@@ -1,10 +1,12 @@
 import { clip, isRecord, type JsonRecord, toFinite, toText } from "../../../artifacts/json-values.js";
-import type { CheckCategory, CheckDetail, CheckOutcome, CheckStatus, RowCount } from "../model.js";
+import type { CheckCategory, CheckDetail, CheckOutcome, CheckStatus, RowCount, StatedFacts } from "../model.js";
+import { emptyStated, statedColumn } from "./stated.js";
 
 export interface EvidentlyRead {
   outcomes: CheckOutcome[];
   rowCounts: RowCount[];
   format: string;
+  stated: StatedFacts;
 }
 
 const TEST_STATUS: Record<string, CheckStatus> = { success: "pass", fail: "fail", warning: "warn", error: "error", skipped: "skipped" };
@@ -82,6 +84,7 @@ function readCurrent(report: JsonRecord, path: string): EvidentlyRead {
   const outcomes: CheckOutcome[] = [];
   const rowCounts: RowCount[] = [];
   const drift: CheckDetail[] = [];
+  const stated = emptyStated();
   metrics.forEach((m, i) => {
     const label = toText(m.metric_name) ?? toText(m.metric_id) ?? "metric";
     const parsed = parseMetricName(label);
@@ -98,6 +101,15 @@ function readCurrent(report: JsonRecord, path: string): EvidentlyRead {
       if (rows !== null) rowCounts.push({ role: "test", rows, source: mPath });
     }
     const column = param("column");
+    // Metrics without a test are facts without a verdict: kept for the dataset thresholds.
+    if (!linked.length) {
+      if (type === "MissingValueCount" && column && isRecord(value)) Object.assign(statedColumn(stated, column, mPath), { missing: toFinite(value.count), missingFraction: toFinite(value.share) });
+      if (type === "UniqueValueCount" && column && isRecord(value) && isRecord(value.counts)) {
+        const counts = Object.values(value.counts).map(toFinite).filter((n): n is number => n !== null);
+        statedColumn(stated, column, mPath).unique = counts.length;
+      }
+      if (type === "StdValue" && column) statedColumn(stated, column, mPath).std = toFinite(value);
+    }
     const threshold = toFinite(config.threshold ?? config.drift_share ?? parsed.params.threshold ?? parsed.params.drift_share);
     const observed = isRecord(value) ? toFinite(value.share ?? value.count) : toFinite(value);
     if (type === "ValueDrift" && observed !== null) {
@@ -118,7 +130,13 @@ function readCurrent(report: JsonRecord, path: string): EvidentlyRead {
   // Per-column drift as details of the dataset-level count, so detectors see which columns drifted.
   const count = outcomes.find((o) => o.category === "dataset_drift");
   if (count) count.details = drift;
-  return { outcomes, rowCounts, format: "Evidently snapshot (0.6/0.7 API)" };
+  const rows = rowCounts[0]?.rows ?? null;
+  for (const c of stated.columns) c.rows ??= rows;
+  const dup = outcomes.find((o) => o.name === "DuplicatedRowCount" && o.status === "none" && o.observed !== null);
+  if (dup) {
+    stated.duplicates = { count: dup.observed, fraction: rows ? dup.observed! / rows : null, path: dup.path };
+  }
+  return { outcomes, rowCounts, format: "Evidently snapshot (0.6/0.7 API)", stated };
 }
 
 function worstStatus(statuses: CheckStatus[]): CheckStatus | null {
@@ -159,6 +177,7 @@ function columnDrift(name: string, r: JsonRecord): CheckDetail {
 function readLegacy(report: JsonRecord, path: string): EvidentlyRead {
   const outcomes: CheckOutcome[] = [];
   const rowCounts: RowCount[] = [];
+  const stated = emptyStated();
   const metrics = (Array.isArray(report.metrics) ? report.metrics : []).filter(isRecord);
   metrics.forEach((m, i) => {
     const type = toText(m.metric) ?? "metric";
@@ -185,13 +204,33 @@ function readLegacy(report: JsonRecord, path: string): EvidentlyRead {
         const rows = part ? toFinite(part.number_of_rows) : null;
         if (rows !== null) rowCounts.push({ role, rows, source: `${mPath}.${key}` });
       }
+      if (isRecord(r.current)) readLegacySummary(r.current, `${mPath}.current`, stated);
     } else {
       outcomes.push({ ...base, category: metricCategory(type), status: "none", observed: null, threshold: null });
     }
   });
   const tests = (Array.isArray(report.tests) ? report.tests : []).filter(isRecord);
   tests.forEach((t, i) => outcomes.push(readTest(t, `${path}.tests[${i}]`)));
-  return { outcomes, rowCounts, format: `Evidently ${metrics.length ? "report" : "test suite"} (legacy API${toText(report.version) ? ` ${toText(report.version)}` : ""})` };
+  return { outcomes, rowCounts, stated, format: `Evidently ${metrics.length ? "report" : "test suite"} (legacy API${toText(report.version) ? ` ${toText(report.version)}` : ""})` };
+}
+
+/** A legacy DatasetSummaryMetric's current-data summary: the target, duplicated rows, nulls and distinct values per column. */
+function readLegacySummary(s: JsonRecord, path: string, stated: StatedFacts): void {
+  const rows = toFinite(s.number_of_rows);
+  stated.target = toText(s.target);
+  const duplicated = toFinite(s.number_of_duplicated_rows);
+  if (duplicated !== null) stated.duplicates = { count: duplicated, fraction: rows ? duplicated / rows : null, path: `${path}.number_of_duplicated_rows` };
+  for (const [key, field] of [["nans_by_columns", "missing"], ["number_uniques_by_columns", "unique"]] as const) {
+    if (!isRecord(s[key])) continue;
+    for (const [name, v] of Object.entries(s[key])) {
+      const n = toFinite(v);
+      if (n === null) continue;
+      const c = statedColumn(stated, name, `${path}.${key}`);
+      c.rows = rows;
+      c[field] = n;
+      if (field === "missing" && rows) c.missingFraction = n / rows;
+    }
+  }
 }
 
 /** Reads an Evidently report of either API. */

@@ -1,4 +1,5 @@
 import { clip, isRecord, type JsonRecord, toFinite, toText } from "../../../artifacts/json-values.js";
+import type { Severity } from "../../../graph/result.js";
 import type { CheckCategory, CheckOutcome, CheckStatus, RowCount } from "../model.js";
 
 export interface GreatExpectationsRead {
@@ -9,10 +10,14 @@ export interface GreatExpectationsRead {
   suite: string | null;
 }
 
-/** A validation result (0.18 / 1.x), a CheckpointResult describe_dict, or a checkpoint result with run_results. */
+/**
+ * A validation result (0.18 / 1.x, `to_json_dict()` or the compact `describe_dict()`), a CheckpointResult
+ * describe_dict, or a checkpoint result with run_results.
+ */
 export function isGreatExpectationsResult(v: unknown): v is JsonRecord {
   if (!isRecord(v)) return false;
   if (Array.isArray(v.results) && v.results.some((r) => isRecord(r) && isRecord(r.expectation_config))) return true;
+  if (Array.isArray(v.expectations) && "success" in v && v.expectations.some((r) => isRecord(r) && typeof r.expectation_type === "string" && "success" in r)) return true;
   if (Array.isArray(v.validation_results)) return true;
   return isRecord(v.run_results) && "success" in v;
 }
@@ -57,9 +62,32 @@ function numbers(result: JsonRecord): Record<string, number> {
   return out;
 }
 
+/** GE 1.x `FailureSeverity` values (and the same words in `meta.severity`) mapped to ours. */
+const DECLARED: Record<string, Severity> = { critical: "critical", warning: "medium", info: "info" };
+
+function configOf(r: JsonRecord): JsonRecord {
+  return isRecord(r.expectation_config) ? r.expectation_config : r;
+}
+
+/** The severity an expectation declares: its `severity` field (1.x) or, as users wrote it before, `meta.severity`. */
+function declaredSeverity(config: JsonRecord): Severity | null {
+  const meta = isRecord(config.meta) ? toText(config.meta.severity)?.toLowerCase() : undefined;
+  const word = toText(config.severity)?.toLowerCase() ?? meta;
+  return (word && DECLARED[word]) || null;
+}
+
+/**
+ * GE 1.x gives every expectation `severity: "critical"` unless told otherwise, so a suite where all of them say
+ * critical (and none has a meta.severity) carries the default, not a choice: those are not declared severities.
+ */
+function onlyDefaultSeverities(list: readonly JsonRecord[]): boolean {
+  const configs = list.map(configOf);
+  return configs.length > 0 && configs.every((c) => toText(c.severity)?.toLowerCase() === "critical" && !(isRecord(c.meta) && "severity" in c.meta));
+}
+
 /** One expectation result: `{success, expectation_config: {type | expectation_type, kwargs}, result, exception_info}`. */
-function readExpectation(r: JsonRecord, suite: string | null, path: string): CheckOutcome {
-  const config = isRecord(r.expectation_config) ? r.expectation_config : r;
+function readExpectation(r: JsonRecord, suite: string | null, path: string, severities: boolean): CheckOutcome {
+  const config = configOf(r);
   const type = toText(config.type) ?? toText(config.expectation_type) ?? toText(r.expectation_type) ?? "expectation";
   const kwargs = isRecord(config.kwargs) ? config.kwargs : isRecord(r.kwargs) ? r.kwargs : {};
   const result = isRecord(r.result) ? r.result : {};
@@ -69,7 +97,9 @@ function readExpectation(r: JsonRecord, suite: string | null, path: string): Che
   const status: CheckStatus = error ? "error" : r.success === true ? "pass" : r.success === false ? "fail" : "none";
   const unexpected = toFinite(result.unexpected_percent);
   const columns = column ? [column] : Array.isArray(kwargs.column_list) ? kwargs.column_list.map(String) : [];
+  const declared = severities ? declaredSeverity(config) : null;
   return {
+    ...(declared ? { declaredSeverity: declared } : {}),
     tool: "great_expectations", report: suite, name: type, condition: null, category: expectationCategory(type), status,
     message: clip(error ?? describeResult(type, column, result, mostly), 400),
     observed: unexpected !== null ? unexpected / 100 : toFinite(result.observed_value),
@@ -84,9 +114,10 @@ function readValidation(v: JsonRecord, path: string, into: GreatExpectationsRead
   const suite = toText(v.suite_name) ?? toText(meta.expectation_suite_name) ?? null;
   into.suite ??= suite;
   const list = Array.isArray(v.results) ? v.results : Array.isArray(v.expectations) ? v.expectations : [];
+  const severities = !onlyDefaultSeverities(list.filter(isRecord));
   list.forEach((r, i) => {
     if (!isRecord(r)) return;
-    const o = readExpectation(r, suite, `${path}.${Array.isArray(v.results) ? "results" : "expectations"}[${i}]`);
+    const o = readExpectation(r, suite, `${path}.${Array.isArray(v.results) ? "results" : "expectations"}[${i}]`, severities);
     into.outcomes.push(o);
     const observed = isRecord(r.result) ? r.result.observed_value : undefined;
     if (o.name === "expect_table_row_count_to_be_between" || o.name === "expect_table_row_count_to_equal") {

@@ -1,5 +1,6 @@
 import { clip, isRecord, type JsonRecord, toText } from "../../../artifacts/json-values.js";
 import { type DeepchecksRead, readDeepchecksResult } from "./deepchecks.js";
+import { emptyStated, mergeStated } from "./stated.js";
 
 /** Suite switches of the original Python client's config. */
 const SUITE_KEYS = ["train_test_validation", "data_integrity", "model_evaluation"];
@@ -21,7 +22,7 @@ export interface LegacySuiteRead extends DeepchecksRead {
  * extra text (it carries counts such as "42.17% (5216 / 12368)").
  */
 export function readLegacySuiteMap(map: JsonRecord & { results: JsonRecord }, path: string): LegacySuiteRead {
-  const read: DeepchecksRead = { outcomes: [], rowCounts: [] };
+  const read: DeepchecksRead = { outcomes: [], rowCounts: [], stated: emptyStated() };
   const suites: string[] = [];
   for (const [suite, list] of Object.entries(map.results)) {
     if (!Array.isArray(list)) continue;
@@ -33,6 +34,7 @@ export function readLegacySuiteMap(map: JsonRecord & { results: JsonRecord }, pa
       const r = readDeepchecksResult(entry.json_result, suite, `${path}.results.${suite}[${i}].json_result`, extra);
       read.outcomes.push(...r.outcomes);
       read.rowCounts.push(...r.rowCounts);
+      mergeStated(read.stated, r.stated);
     });
   }
   const config = isRecord(map.config) ? map.config : {};

@@ -7,7 +7,8 @@ const NEAR_CONSTANT_TOP_SHARE = 0.95;
 const NEAR_CONSTANT_UNIQUE_SHARE = 0.1;
 
 function isConstant(c: ColumnStats): boolean {
-  if ((c.count ?? 1) <= 1) return false;
+  // One value in a one-row sample says nothing; an unknown count (a check stating only distinct values) does not rule it out.
+  if (c.count !== null && c.count <= 1) return false;
   if (c.unique === 1) return true;
   if (c.kind === "numeric" && c.std === 0) return true;
   return c.kind === "numeric" && c.min !== null && c.min === c.max && Number.isFinite(c.min);
