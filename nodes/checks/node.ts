@@ -2,18 +2,21 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { AGENT_NAMES } from "../../graph/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
 import { type AnalyzerSpec, runAnalyzer } from "../analyzer.js";
+import { prioritizeFindings } from "../findings.js";
+import { groupByRootCause } from "../root-causes.js";
 import { detectChecksFindings } from "./detect.js";
 import { describeChecks, digestChecks } from "./digest.js";
 import type { ChecksFacts } from "./facts.js";
 import type { ChecksReport } from "./model.js";
 import { parseChecksArtifact } from "./parse.js";
+import { CHECKS_ROOT_CAUSES } from "./root-causes.js";
 import { checksFacts } from "./to-facts.js";
 
 export const checksAnalyzer: AnalyzerSpec<ChecksReport, ChecksFacts> = {
   kind: "checks",
   agentName: AGENT_NAMES.checks,
   parse: (payload, run) => parseChecksArtifact(payload, run.input.artifact.field, run.input.datasetName),
-  detect: (report) => detectChecksFindings(report),
+  detect: (report) => groupByRootCause(prioritizeFindings(detectChecksFindings(report)), CHECKS_ROOT_CAUSES),
   facts: checksFacts,
   digest: digestChecks,
   describe: describeChecks,

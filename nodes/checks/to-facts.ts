@@ -1,4 +1,5 @@
 import type { Finding } from "../../graph/result.js";
+import { coveredIds, FINDING_ID_KEY } from "../root-causes.js";
 import { flagged, flaggedNames } from "./detector.js";
 import { columnDrifts, driftedShare } from "./detectors/feature-drift.js";
 import type { ChecksFacts } from "./facts.js";
@@ -12,13 +13,15 @@ function firstRows(report: ChecksReport, role: "train" | "test"): number | null 
 
 /** The checks a finding's evidence names (`values.check`). */
 function checksNamedBy(findings: readonly Finding[], id: string): string[] {
-  const f = findings.find((x) => x.id === id);
-  return [...new Set(f?.evidence.flatMap((e) => (typeof e.values?.check === "string" ? [e.values.check] : [])) ?? [])];
+  const f = findings.find((x) => coveredIds(x).includes(id));
+  const own = f?.evidence.filter((e) => (e.values?.[FINDING_ID_KEY] ?? f.id) === id) ?? [];
+  return [...new Set(own.flatMap((e) => (typeof e.values?.check === "string" ? [e.values.check] : [])))];
 }
 
 /** Numbers for the cross-artifact rules, from the normalized report and the findings its detectors made. */
 export function checksFacts(report: ChecksReport, findings: readonly Finding[]): ChecksFacts {
-  const has = (id: string) => findings.some((f) => f.id === id);
+  // A finding merged into another by root-cause grouping is still there.
+  const has = (id: string) => findings.some((f) => coveredIds(f).includes(id));
   const drifts = columnDrifts(report);
   const evidentlyShare = report.outcomes.find((o) => o.category === "dataset_drift" && o.tool === "evidently" && o.observed !== null)?.observed ?? null;
   const labelScores = report.outcomes.filter((o) => o.category === "label_drift" && o.observed !== null).map((o) => o.observed!);

@@ -81,7 +81,7 @@ export const featureDrift: ChecksDetector = {
       detectorFinding({
         id: this.info.id,
         title: severity === "low" ? "Minor feature drift" : "Features drifted between train and evaluation data",
-        description: `${drifted.length ? `${drifted.length}${share !== null ? ` of ${all.length}` : ""} feature${drifted.length === 1 && share === null ? "" : "s"} drifted${share !== null ? ` (${(share * 100).toFixed(0)} %)` : ""}: ${scored.length ? scored.join(", ") : listNames(names)}.` : `${listNames(names)} reported drift.`}${importantDrifted.length ? ` Among the most important features: ${listNames(importantDrifted)}.` : ""}${severity === "low" ? " Only a warning: the shift is small." : " The evaluation data differs from what the model was trained on."}`,
+        description: `${drifted.length ? `${drifted.length}${share !== null ? ` of ${all.length}` : ""} feature${drifted.length === 1 && share === null ? "" : "s"} drifted${share !== null ? ` (share ${fmt(share)})` : ""}: ${scored.length ? scored.join(", ") : listNames(names)}.` : `${listNames(names)} reported drift.`}${importantDrifted.length ? ` Among the most important features: ${listNames(importantDrifted)}.` : ""}${severity === "low" ? " Only a warning: the shift is small." : " The evaluation data differs from what the model was trained on."}`,
         evidence: [overview, ...sources.slice(0, 9).map((o) => outcomeEvidence(this.info.rule, o))],
         severity,
         confidence: scoreConfidence({ strength: exceed, threshold: 1, corroborations: drifted.length >= 3 ? 1 : 0 }),

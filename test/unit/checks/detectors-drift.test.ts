@@ -15,7 +15,7 @@ describe("CR-03 feature drift", () => {
   it("is high when more than half the features drift (Evidently, 6 of 10)", () => {
     const f = only(detectOn(featureDrift, sample("tabular-drift-evidently")));
     expect(f.severity).toBe("high");
-    expect(f.description).toMatch(/^6 of 10 features drifted \(60 %\): "data_usage_gb" 0\.41/);
+    expect(f.description).toMatch(/^6 of 10 features drifted \(share 0\.6\): "data_usage_gb" 0\.41/);
   });
 
   it("is medium for 3 of 7 failing image properties and low for a single WARN (brightness 0.17 vs a team-set 0.15)", () => {

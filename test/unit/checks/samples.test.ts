@@ -3,6 +3,7 @@ import { AgentResultSchema, severityRank } from "../../../graph/result.js";
 import type { ChecksFacts } from "../../../nodes/checks/facts.js";
 import { ChecksFactsSchema } from "../../../nodes/checks/facts.js";
 import { checksAnalyzer } from "../../../nodes/checks/node.js";
+import { coveredIds } from "../../../nodes/root-causes.js";
 import { type Analysis, analyzeWith, loadJson } from "../dataset/analyze.js";
 
 async function analyzeSample(name: string): Promise<Analysis<ChecksFacts>> {
@@ -15,10 +16,9 @@ async function analyzeSample(name: string): Promise<Analysis<ChecksFacts>> {
 describe("checks analyzer on the sample requests", () => {
   it("full-image-classification: label drift (Cramér's V 0.28) is high; brightness drift 0.17 vs 0.15 is minor", async () => {
     const a = await analyzeSample("full-image-classification");
-    expect(a.findings.map((f) => [f.id, f.severity])).toEqual([
-      ["checks.label_drift", "high"],
-      ["checks.feature_drift", "low"],
-    ]);
+    // One shift seen by two checks of one suite: one finding led by the label drift, the brightness warning in it.
+    expect(a.findings.map((f) => [coveredIds(f), f.severity])).toEqual([[["checks.label_drift", "checks.feature_drift"], "high"]]);
+    expect(a.findings[0]!.description).toMatch(/Minor feature drift \(low\): 1 of 7 features drifted \(share 0\.143\): "Brightness" 0\.173 \(threshold 0\.15\)/);
     expect(a.facts).toMatchObject({ label_drift_detected: true, drifted_features: ["Brightness"], checks_failed: 1, checks_warned: 1, tools: ["deepchecks"] });
     expect(a.facts.label_drift).toBeCloseTo(0.283, 3);
     expect(a.result.analyzed_artifacts).toEqual(['checks_artifacts.reports[0] (Deepchecks SuiteResult "Train Test Validation Suite", 5 checks: 1 fail, 1 warn, 3 pass)']);
@@ -26,8 +26,10 @@ describe("checks analyzer on the sample requests", () => {
 
   it("legacy-python-client: covariate shift, a brightness shortcut, label drift not an issue, the CheckFailure a coverage note", async () => {
     const a = await analyzeSample("legacy-python-client");
-    expect(a.byId("checks.dataset_drift")?.severity).toBe("high");
-    expect(a.byId("checks.feature_drift")?.severity).toBe("medium");
+    const shift = a.byId("checks.dataset_drift")!;
+    expect(shift.severity).toBe("high");
+    expect(coveredIds(shift)).toEqual(["checks.dataset_drift", "checks.feature_drift"]);
+    expect(shift.description).toMatch(/Features drifted between train and evaluation data \(medium\)/);
     expect(a.byId("checks.shortcut_risk")).toMatchObject({ severity: "high" });
     expect(a.byId("checks.shortcut_risk")!.description).toMatch(/late_blight/);
     expect(a.byId("checks.label_drift")).toBeUndefined();

@@ -1,0 +1,68 @@
+import { type Evidence, type Finding, severityRank } from "../graph/result.js";
+
+/** Evidence value naming the finding a piece of evidence came from, once findings are grouped. */
+export const FINDING_ID_KEY = "finding_id";
+
+/**
+ * Findings that one cause explains (one label shift seen by three checks, one loss rise seen by two training
+ * detectors): when two or more of them are present and `sameCause` holds, they become one finding.
+ */
+export interface RootCause {
+  /** Finding ids this cause explains; the first one present leads the merged finding (its id, its recommendation). */
+  ids: readonly string[];
+  /** Title of the merged finding, e.g. "One shift between training and evaluation data". */
+  title: string;
+  /** One sentence saying why these are one problem; the merged description opens with it. */
+  explanation: string;
+  /** Whether a finding shares the lead's occurrence of the cause (same report, same window…); default: always. */
+  sameCause?(lead: Finding, other: Finding): boolean;
+}
+
+/** Every finding id a (possibly merged) finding stands for: its own, then those of the findings merged into it. */
+export function coveredIds(f: Finding): string[] {
+  const merged = f.evidence.flatMap((e) => (typeof e.values?.[FINDING_ID_KEY] === "string" ? [e.values[FINDING_ID_KEY] as string] : []));
+  return [...new Set([f.id, ...merged])];
+}
+
+function tagged(f: Finding): Evidence[] {
+  return f.evidence.map((e) => ({ ...e, values: { ...e.values, [FINDING_ID_KEY]: typeof e.values?.[FINDING_ID_KEY] === "string" ? e.values[FINDING_ID_KEY] : f.id } }));
+}
+
+/** One finding for a cause: the worst severity and highest confidence of its parts, every part's evidence once. */
+function merge(cause: RootCause, lead: Finding, parts: readonly Finding[]): Finding {
+  const worst = parts.reduce((a, b) => (severityRank(b.severity) < severityRank(a.severity) ? b : a));
+  const others = parts.filter((p) => p !== lead);
+  const seen = new Set<string>();
+  const evidence = [lead, ...others].flatMap(tagged).filter((e) => {
+    const key = `${e.artifact}\u0000${e.text}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+  return {
+    ...lead,
+    title: cause.title,
+    description: [cause.explanation, lead.description, ...others.map((p) => `${p.title} (${p.severity}): ${p.description}`)].join(" "),
+    evidence,
+    severity: worst.severity,
+    confidence: Math.max(...parts.map((p) => p.confidence)),
+    citations: [...new Set(parts.flatMap((p) => p.citations))],
+    recommendation: lead.recommendation ?? worst.recommendation,
+  };
+}
+
+/**
+ * Groups findings that share a root cause, cause by cause: the first id of a cause that is present leads, and
+ * every other finding of the cause's ids that shares its occurrence joins it. Findings no cause covers, and a
+ * cause met by one finding alone, pass through unchanged; order is kept (the merged finding takes its lead's place).
+ */
+export function groupByRootCause(findings: readonly Finding[], causes: readonly RootCause[]): Finding[] {
+  let out = [...findings];
+  for (const cause of causes) {
+    const lead = cause.ids.map((id) => out.find((f) => f.id === id)).find((f) => f !== undefined);
+    if (!lead) continue;
+    const parts = out.filter((f) => f === lead || (cause.ids.includes(f.id) && f.id !== lead.id && (cause.sameCause?.(lead, f) ?? true)));
+    if (parts.length < 2) continue;
+    const merged = merge(cause, lead, parts);
+    out = out.flatMap((f) => (f === lead ? [merged] : parts.includes(f) ? [] : [f]));
+  }
+  return out;
+}
