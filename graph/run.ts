@@ -1,4 +1,5 @@
 import type { AnalysisContext } from "../artifacts/context.js";
+import { GroundingCollector } from "../llm/grounding/events.js";
 import type { AnalysisGraph } from "./build.js";
 import type { AnalysisDeps } from "./context.js";
 import { type AnalysisResponse, assembleResponse } from "./response.js";
@@ -32,6 +33,8 @@ export async function runAnalysis(
 ): Promise<AnalysisResponse> {
   // Token usage is collected per analysis by a run callback (llm/usage.ts), never process-wide.
   const usage = deps.llm?.startUsage() ?? null;
+  // What the grounding pass removed from each agent's answer, announced by the port as run events.
+  const grounding = deps.llm ? new GroundingCollector() : null;
   // One path for JSON and streaming clients: stream values (the last chunk is invoke's result) and custom writes.
   const stream = await graph.stream(
     { context },
@@ -39,7 +42,7 @@ export async function runAnalysis(
       context: deps as unknown as Record<string, unknown>,
       signal: options.signal,
       maxConcurrency: Math.max(2, options.workers),
-      callbacks: [...(options.callbacks ?? []), ...(usage ? [usage] : [])] as never,
+      callbacks: [...(options.callbacks ?? []), ...(usage ? [usage] : []), ...(grounding ? [grounding] : [])] as never,
       streamMode: ["values", "custom"],
     },
   );
@@ -50,7 +53,7 @@ export async function runAnalysis(
   }
   if (!state) throw new Error("the analysis graph produced no state");
   const llm = deps.llm
-    ? { llm: deps.llm.describe(context.language), ...(usage && { usage: usage.report() }) }
+    ? { llm: deps.llm.describe(context.language), ...(usage && { usage: usage.report() }), ...(grounding && { grounding: grounding.report() }) }
     : { llm: { mode: "deterministic", language: "en", note: languageNote(context) } };
   const response = assembleResponse(state, llm);
   if (context.strict && Object.keys(response.error_messages).length > 0) throw new StrictModeError(response.error_messages);

@@ -10,10 +10,16 @@ import { LruLlmCache } from "./cache.js";
 import { createChatModel } from "./chat-model.js";
 import type { LlmConfig } from "./config.js";
 import { type LlmLoggingSetup, setUpLlmLogging } from "./logging.js";
+import { groundAdvice, groundReview, groundSummary } from "./grounding/answers.js";
+import { collectEvidence, shownInput } from "./grounding/evidence.js";
+import { answerInLanguage, groundingOfError } from "./grounding/pass.js";
+import type { GroundingTally } from "./grounding/report.js";
+import { announceGrounding } from "./grounding/events.js";
 import type { AdviceRequest, AdviceResult, AgentReview, AgentReviewRequest, LlmPort, SummaryRequest } from "./port.js";
+import type { ChatMessage } from "./prompt-kit.js";
 import { ANALYZER_PROMPTS, reviewMessages } from "./review-prompt.js";
 import { applyReview } from "./review.js";
-import { AdviceSchema, AgentReviewSchema, CrossSummarySchema, SCHEMA_NAMES } from "./schemas.js";
+import { type AdviceOutput, AdviceSchema, type AgentReviewOutput, AgentReviewSchema, CrossSummarySchema, SCHEMA_NAMES } from "./schemas.js";
 import { invokeStructured, LlmOutputError } from "./structured.js";
 import { USAGE_AGENT_KEY, UsageCollector } from "./usage.js";
 
@@ -79,19 +85,29 @@ export class OpenAiLlmPort implements LlmPort {
   async reviewAgent(req: AgentReviewRequest, config: LangGraphRunnableConfig): Promise<AgentReview> {
     const entry = ANALYZER_PROMPTS[req.agentName];
     if (!entry) throw new Error(`no review prompt for agent "${req.agentName}"`);
-    const out = await invokeStructured(this.model, AgentReviewSchema, SCHEMA_NAMES.review, reviewMessages(entry.prompt, req), callConfig(config, req.agentName));
+    const messages = reviewMessages(entry.prompt, req);
+    const ask = (m: readonly ChatMessage[]) => invokeStructured(this.model, AgentReviewSchema, SCHEMA_NAMES.review, m, callConfig(config, req.agentName));
+    const out = await this.grounded(req.agentName, config, () => answerInLanguage(ask, messages, req.language, reviewTexts), (answer, tally) =>
+      groundReview(answer, collectEvidence(shownInput(messages)), tally),
+    );
     return { findings: applyReview(req.findings, out, entry.kind), summary: out.summary.trim() ? cappedText(out.summary) : null };
   }
 
   async summarize(req: SummaryRequest, config: LangGraphRunnableConfig): Promise<string> {
-    const config_ = callConfig(config, AGENT_NAMES.integrate);
-    const out = await invokeStructured(this.model, CrossSummarySchema, SCHEMA_NAMES.summary, summaryMessages(req), config_);
-    return requiredText(out.summary, "summary");
+    const messages = summaryMessages(req);
+    const ask = (m: readonly ChatMessage[]) => invokeStructured(this.model, CrossSummarySchema, SCHEMA_NAMES.summary, m, callConfig(config, AGENT_NAMES.integrate));
+    const summary = await this.grounded(AGENT_NAMES.integrate, config, () => answerInLanguage(ask, messages, req.language, (a) => [a.summary]), (answer, tally) =>
+      groundSummary(answer.summary, collectEvidence(shownInput(messages)), tally),
+    );
+    return requiredText(summary, "summary once ungrounded sentences were removed");
   }
 
   async advise(req: AdviceRequest, config: LangGraphRunnableConfig): Promise<AdviceResult> {
-    const config_ = callConfig(config, AGENT_NAMES.advise);
-    const out = await invokeStructured(this.model, AdviceSchema, SCHEMA_NAMES.advice, adviceMessages(req), config_);
+    const messages = adviceMessages(req);
+    const ask = (m: readonly ChatMessage[]) => invokeStructured(this.model, AdviceSchema, SCHEMA_NAMES.advice, m, callConfig(config, AGENT_NAMES.advise));
+    const out = await this.grounded(AGENT_NAMES.advise, config, () => answerInLanguage(ask, messages, req.language, adviceTexts), (answer, tally) =>
+      groundAdvice(answer, req.recommendations.length, collectEvidence(shownInput(messages)), tally),
+    );
     const byPriority = new Map(out.recommendations.map((r) => [Math.round(r.priority), r]));
     const recommendations = req.recommendations.map((rec, i) => {
       const reworded = byPriority.get(i + 1);
@@ -99,7 +115,30 @@ export class OpenAiLlmPort implements LlmPort {
       const rationale = reworded?.rationale.trim();
       return { ...rec, action: action || rec.action, rationale: rationale || rec.rationale };
     });
-    return { recommendations, advice: requiredText(out.advice, "advice") };
+    return { recommendations, advice: requiredText(out.advice, "advice once ungrounded sentences were removed") };
+  }
+
+  /**
+   * The grounding pass over one agent's answer (llm/grounding): the answer in the asked language, then every
+   * claim checked against what the model was shown. The report is announced to the run either way.
+   */
+  private async grounded<A, T>(
+    agent: string,
+    config: LangGraphRunnableConfig,
+    answer: () => Promise<{ answer: A; tally: GroundingTally }>,
+    ground: (answer: A, tally: GroundingTally) => T,
+  ): Promise<T> {
+    let asked: { answer: A; tally: GroundingTally };
+    try {
+      asked = await answer();
+    } catch (err) {
+      const report = groundingOfError(err);
+      if (report) await announceGrounding(agent, report, config);
+      throw err;
+    }
+    const out = ground(asked.answer, asked.tally);
+    await announceGrounding(agent, asked.tally.report(), config);
+    return out;
   }
 
   startUsage(): UsageCollector | null {
@@ -109,6 +148,19 @@ export class OpenAiLlmPort implements LlmPort {
   describe(language: Language): Record<string, unknown> {
     return { mode: "llm", model: this.config.modelName, language: language.code, cache: this.config.cache, track_usage: this.config.trackUsage };
   }
+}
+
+/** Every text of a review the model wrote, for the language check. */
+function reviewTexts(a: AgentReviewOutput): string[] {
+  return [
+    a.summary,
+    ...a.findings.flatMap((f) => [f.title, f.description, f.recommendation_action ?? "", f.recommendation_rationale ?? ""]),
+    ...a.new_findings.flatMap((f) => [f.title, f.description]),
+  ];
+}
+
+function adviceTexts(a: AdviceOutput): string[] {
+  return [a.advice, ...a.recommendations.flatMap((r) => [r.action, r.rationale])];
 }
 
 /** The port from the loaded configuration, or null in deterministic mode (no SERVICE_LLM_MODEL_NAME). */

@@ -16,6 +16,9 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
+/** One chat message as our prompts send it. */
+export type ChatMessage = { role: "system" | "user"; content: string };
+
 /** The two messages of every call: instructions, then the bounded input as one JSON object. */
 export type ChatMessages = [{ role: "system"; content: string }, { role: "user"; content: string }];
 

@@ -67,8 +67,20 @@ function refine(f: Finding, r: AgentReviewOutput["findings"][number] | undefined
   };
 }
 
+/** How far below the least confident detector finding the model's own findings stay. */
+export const LLM_CONFIDENCE_MARGIN = 0.05;
+
+/**
+ * The confidence ceiling of the model's own findings: MAX_LLM_CONFIDENCE, and below every detector finding of
+ * the agent, so a model finding never outranks a detector finding of the same severity.
+ */
+export function llmConfidenceCeiling(detected: readonly Finding[]): number {
+  const lowest = Math.min(...detected.map((f) => f.confidence));
+  return Math.max(0.05, Math.min(MAX_LLM_CONFIDENCE, lowest - LLM_CONFIDENCE_MARGIN));
+}
+
 /** The model's own findings: namespaced ids (`<kind>.llm.<name>`), capped confidence, its evidence sentence. */
-function newFindings(items: AgentReviewOutput["new_findings"], kind: ArtifactKind, taken: Set<string>): Finding[] {
+function newFindings(items: AgentReviewOutput["new_findings"], kind: ArtifactKind, taken: Set<string>, ceiling: number): Finding[] {
   const out: Finding[] = [];
   for (const n of items) {
     if (out.length === MAX_NEW_FINDINGS) break;
@@ -86,7 +98,7 @@ function newFindings(items: AgentReviewOutput["new_findings"], kind: ArtifactKin
       description,
       evidence: [{ rule_id: "LLM", artifact: REQUEST_FIELD_BY_KIND[kind], text: text(n.evidence, TEXT_LIMIT.text) ?? description }],
       severity: n.severity,
-      confidence: round2(clamp(Number.isFinite(n.confidence) ? n.confidence : 0.5, 0.05, MAX_LLM_CONFIDENCE)),
+      confidence: round2(clamp(Number.isFinite(n.confidence) ? n.confidence : 0.5, 0.05, ceiling)),
       source: "llm",
       citations: [],
       recommendation:
@@ -99,10 +111,11 @@ function newFindings(items: AgentReviewOutput["new_findings"], kind: ArtifactKin
 /**
  * Applies a review to an agent's detector findings: each keeps its id, evidence, severity and citations and may
  * take the model's wording and a bounded confidence change with its reason; the model's own findings follow,
- * marked `source: "llm"`. Every detector finding is in the result, reviewed or not.
+ * marked `source: "llm"`, less confident than any detector finding. Every detector finding is in the result,
+ * reviewed or not. The review has been through the grounding pass (llm/grounding).
  */
 export function applyReview(detected: readonly Finding[], review: AgentReviewOutput, kind: ArtifactKind): Finding[] {
   const byId = new Map(review.findings.map((r) => [r.id, r]));
   const refined = detected.map((f) => refine(f, byId.get(f.id), kind));
-  return [...refined, ...newFindings(review.new_findings, kind, new Set(detected.map((f) => f.id)))];
+  return [...refined, ...newFindings(review.new_findings, kind, new Set(detected.map((f) => f.id)), llmConfidenceCeiling(detected))];
 }

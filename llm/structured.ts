@@ -1,7 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { ChatOpenAI } from "@langchain/openai";
 import { z } from "zod";
-import type { ChatMessages } from "./prompt-kit.js";
+import type { ChatMessage } from "./prompt-kit.js";
 
 /** The model's reply could not be used twice in a row; the message says what was wrong with it. */
 export class LlmOutputError extends Error {
@@ -36,12 +36,12 @@ export async function invokeStructured<T>(
   model: ChatOpenAI,
   schema: z.ZodType<T>,
   name: string,
-  messages: ChatMessages,
+  messages: readonly ChatMessage[],
   config: RunnableConfig,
 ): Promise<T> {
   const structured = model.withStructuredOutput(schema as z.ZodType<T> & Record<string, unknown>, { name, method: "jsonSchema" });
   try {
-    return (await structured.invoke(messages, config)) as T;
+    return (await structured.invoke([...messages], config)) as T;
   } catch (first) {
     if (!isOutputError(first)) throw first;
     const again = [

@@ -44,14 +44,14 @@ describe("OpenAiLlmPort", () => {
     const review = await port.reviewAgent({ agentName: AGENT_NAMES.dataset, language: french, digest: { rows: 2600 }, findings: [imbalance] }, {});
     const input = JSON.parse(fake!.requests[0]!.body.messages[1]!.content) as Record<string, unknown>;
     expect(input).toMatchObject({ agent: AGENT_NAMES.dataset, language: french, digest: { rows: 2600 } });
-    expect(review.summary).toBe(`[fr] ${AGENT_NAMES.dataset}: what the evidence says.`);
+    expect(review.summary).toBe(`[fr] ${AGENT_NAMES.dataset}: ce que disent les preuves sur cet artefact, en quelques mots.`);
     expect(review.findings[0]).toMatchObject({
       id: imbalance.id,
-      description: "[fr] reviewed dataset.class_imbalance",
+      description: "[fr] dataset.class_imbalance: les preuves du détecteur tiennent et expliquent le problème.",
       evidence: imbalance.evidence,
       severity: "medium",
       source: "detector",
-      recommendation: { action: "[fr] act on dataset.class_imbalance", category: "data" },
+      recommendation: { action: "[fr] dataset.class_imbalance: agir sur ce que le détecteur a trouvé avant la prochaine exécution.", category: "data" },
     });
     expect(review.findings[1]).toMatchObject({ id: "dataset.llm.second_look", source: "llm", severity: "low" });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Finding } from "../../../graph/result.js";
-import { applyReview, MAX_LLM_CONFIDENCE, MAX_NEW_FINDINGS } from "../../../llm/review.js";
+import { applyReview, LLM_CONFIDENCE_MARGIN, MAX_LLM_CONFIDENCE, MAX_NEW_FINDINGS } from "../../../llm/review.js";
 import type { AgentReviewOutput } from "../../../llm/schemas.js";
 import { detectorFinding } from "../../../nodes/findings.js";
 
@@ -84,8 +84,9 @@ describe("applyReview", () => {
     expect(mine).toHaveLength(MAX_NEW_FINDINGS);
     expect(mine.map((f) => f.id).slice(0, 2)).toEqual(["training.llm.lr_warm_up_too_short", "training.llm.lr_warm_up_too_short_2"]);
     expect(new Set(mine.map((f) => f.id)).size).toBe(MAX_NEW_FINDINGS);
+    expect(mine[0]!.confidence).toBeLessThan(overfitting.confidence);
     expect(mine[0]).toMatchObject({
-      confidence: MAX_LLM_CONFIDENCE,
+      confidence: Math.min(MAX_LLM_CONFIDENCE, Math.round((overfitting.confidence - LLM_CONFIDENCE_MARGIN) * 100) / 100),
       evidence: [{ rule_id: "LLM", artifact: "training_artifacts", text: "spike at step 300" }],
       citations: [],
     });

@@ -1,0 +1,56 @@
+import { francAll } from "franc";
+import type { Language } from "../../artifacts/language.js";
+
+/** ISO 639-1 (what requests use) to ISO 639-3 (what franc reads) for every language the service names. */
+const ISO3: Record<string, string> = {
+  en: "eng", fr: "fra", de: "deu", es: "spa", it: "ita", pt: "por", nl: "nld", pl: "pol", ru: "rus", uk: "ukr",
+  tr: "tur", ar: "arb", he: "heb", hi: "hin", zh: "cmn", ja: "jpn", ko: "kor", vi: "vie", th: "tha", id: "ind",
+  sv: "swe", da: "dan", no: "nob", fi: "fin", cs: "ces", el: "ell", hu: "hun", ro: "ron",
+};
+const ISO1 = new Map(Object.entries(ISO3).map(([one, three]) => [three, one]));
+const ONLY = Object.values(ISO3);
+
+/** Below this many letters (ids, numbers and identifiers removed) franc's guess is not trusted. */
+export const MIN_LETTERS = 40;
+/**
+ * The asked language passes when franc scores it at least this share of its best guess: close languages
+ * (Danish and English, Spanish and Portuguese) score near each other on short texts, so only a clear loser fails.
+ */
+export const MIN_RELATIVE_SCORE = 0.85;
+
+/** The prose of model texts: ids, metric names, numbers, code and bracketed tags removed. */
+export function proseOf(texts: readonly string[]): string {
+  return texts
+    .join("\n")
+    .replace(/\[[^\]]{0,12}\]/gu, " ")
+    .replace(/\S*[\d_./\\=<>{}@#]\S*/gu, " ")
+    .replace(/\s+/gu, " ")
+    .trim();
+}
+
+/** What franc reads in the texts, against the asked language: null `matches` when there is too little to tell. */
+export interface LanguageReading {
+  detected: string | null;
+  matches: boolean | null;
+}
+
+/**
+ * Reads the language of a model's texts with franc (trigram profiles), restricted to the languages the service
+ * names. A language franc has no profile for, or too little prose, is not judged.
+ */
+export function readLanguage(texts: readonly string[], asked: Language): LanguageReading {
+  const expected = ISO3[asked.code.split("-")[0]!.toLowerCase()];
+  const prose = proseOf(texts);
+  const letters = prose.match(/\p{L}/gu)?.length ?? 0;
+  if (!expected || letters < MIN_LETTERS) return { detected: null, matches: null };
+  const scores = francAll(prose, { only: ONLY, minLength: MIN_LETTERS });
+  const [best] = scores;
+  if (!best || best[0] === "und") return { detected: null, matches: null };
+  const score = scores.find(([code]) => code === expected)?.[1] ?? 0;
+  return { detected: ISO1.get(best[0]) ?? best[0], matches: score >= MIN_RELATIVE_SCORE };
+}
+
+/** Whether franc can check a language (the service answers the others unchecked). */
+export function isCheckable(language: Language): boolean {
+  return ISO3[language.code.split("-")[0]!.toLowerCase()] !== undefined;
+}

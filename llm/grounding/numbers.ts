@@ -1,0 +1,145 @@
+/**
+ * Numbers as people write them, in English, French, Spanish or German conventions: decimal points or commas,
+ * thousands grouped by commas, points, spaces or apostrophes, percentages, scientific notation and k/M/G
+ * multipliers. A written number can mean several values ("1,234" is 1234 in English and 1.234 in French), so
+ * each is read as every value it can mean, each with the tolerance its written precision implies.
+ */
+
+/** One value a written number can mean, and how far the true value may be from it given the digits written. */
+export interface Reading {
+  value: number;
+  tolerance: number;
+}
+
+/**
+ * A number found in text: where it is and every reading of it, each a list of values that must all hold (one
+ * value, or the parts of a list such as "1,2,3").
+ */
+export interface StatedNumber {
+  text: string;
+  index: number;
+  readings: Reading[][];
+}
+
+// Not after a letter, digit, underscore or point (identifiers such as fp16, top-1, v1.2, run_3), nor after
+// "<letter>-" (ResNet-50). Digits are grouped by [.,] or by a space-like/apostrophe before exactly 3 digits.
+const NUMBER =
+  /(?<![\p{L}\p{N}_.])(?<![\p{L}_]-)(\d+(?:[.,]\d+|[ \u00a0\u202f'’]\d{3}(?!\d))*)(?:\s?[×x*·]\s?10(?:\^([-−+]?\d+)|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)))?(?:[eE]([-−+]?\d+))?/gu;
+
+const SUPERSCRIPT: Record<string, string> = { "⁻": "-", "⁺": "+", "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9" };
+
+/** Multipliers a number may carry after it: attached k/M/G/B, binary and decimal byte units, words. */
+const SUFFIXES: Array<[RegExp, number[]]> = [
+  [/^\s?%/u, [0.01]],
+  [/^[kK](?!\p{L})/u, [1e3]],
+  [/^M(?!\p{L})/u, [1e6]],
+  [/^[GB](?!\p{L})/u, [1e9]],
+  [/^\s?KiB/u, [2 ** 10]],
+  [/^\s?MiB/u, [2 ** 20]],
+  [/^\s?GiB/u, [2 ** 30]],
+  [/^\s?[kK]B/u, [1e3]],
+  [/^\s?MB/u, [1e6]],
+  [/^\s?GB/u, [1e9]],
+  [/^\s(?:thousand|mille|mil|tausend)\b/iu, [1e3]],
+  [/^\s(?:million|millions|millones|millón|millionen|mio)\b/iu, [1e6]],
+  [/^\s(?:billion|billions|milliards?|milliarden|mil millones)\b/iu, [1e9]],
+];
+
+interface Parsed {
+  value: number;
+  decimals: number;
+}
+
+/** The values a digit group can mean: point or comma as the decimal mark, the other marks as thousands. */
+function mantissas(raw: string): Parsed[][] {
+  const groups = raw.split(/[.,\u00a0\u202f '’]/u);
+  const seps: string[] = raw.match(/[.,\u00a0\u202f '’]/gu) ?? [];
+  if (seps.length === 0) return [[{ value: Number(raw), decimals: 0 }]];
+  // Several points and nothing else is a version or a dotted identifier, not a quantity.
+  if (seps.length > 1 && seps.every((s) => s === ".") && groups.slice(1).some((g) => g.length !== 3)) return [];
+  const out: Parsed[][] = [];
+  const thousandsOk = (gs: string[]) => gs[0]!.length <= 3 && gs.slice(1).every((g) => g.length === 3);
+  // Every mark is a thousands separator.
+  if (thousandsOk(groups) && !(seps.includes(".") && seps.includes(","))) {
+    out.push([{ value: Number(groups.join("")), decimals: 0 }]);
+  }
+  // The last mark is the decimal mark ("." or ","), the others are thousands separators of another kind.
+  const last = seps[seps.length - 1]!;
+  if (last === "." || last === ",") {
+    const head = groups.slice(0, -1);
+    const others = seps.slice(0, -1);
+    if (others.every((s) => s !== last) && (head.length === 1 || thousandsOk(head))) {
+      const frac = groups[groups.length - 1]!;
+      out.push([{ value: Number(`${head.join("")}.${frac}`), decimals: frac.length }]);
+    }
+  }
+  // "1,2,3" or "5 100" may be separate numbers (a list, or a count before a number).
+  const spaced = seps.every((s) => s !== "." && s !== ",");
+  if (spaced || (seps.length > 1 && seps.every((s) => s === ","))) out.push(groups.map((g) => ({ value: Number(g), decimals: 0 })));
+  return out;
+}
+
+function exponentOf(caret: string | undefined, superscript: string | undefined, e: string | undefined): number {
+  const text = caret ?? (superscript ? [...superscript].map((c) => SUPERSCRIPT[c] ?? "").join("") : e);
+  if (text === undefined) return 0;
+  return Number(text.replace("−", "-"));
+}
+
+/** Every number stated in `text`, with its readings; list markers, identifiers and versions are left out. */
+export function statedNumbers(text: string): StatedNumber[] {
+  const out: StatedNumber[] = [];
+  for (const m of text.matchAll(NUMBER)) {
+    const index = m.index;
+    const after = text.slice(index + m[0].length);
+    // "1." or "2)" opening a line is an enumeration, not a claim.
+    if (/^[.)]\s/u.test(after) && /(?:^|\n)[ \t]*$/u.test(text.slice(0, index))) continue;
+    // A number glued to letters or digits after it with a point is part of an identifier ("3.x", "1.2.3").
+    if (/^\.\p{L}/u.test(after) || /^[_\p{L}]*\d/u.test(after)) continue;
+    const exponent = exponentOf(m[2], m[3], m[4]);
+    const scale = 10 ** exponent;
+    const multipliers = [1, ...SUFFIXES.flatMap(([re, ms]) => (re.test(after) ? ms : []))];
+    const readings = mantissas(m[1]!).flatMap((parts) =>
+      multipliers.map((mult) => parts.map((p) => ({ value: p.value * scale * mult, tolerance: 0.5 * 10 ** -p.decimals * scale * mult }))),
+    );
+    if (readings.length) out.push({ text: m[0], index, readings });
+  }
+  return out;
+}
+
+/** Every value a text can mean: all readings of all its numbers (the evidence side, where more is safer). */
+export function valuesIn(text: string): number[] {
+  return statedNumbers(text).flatMap((n) => n.readings.flat().map((r) => r.value));
+}
+
+/** Sorted absolute values for lookups within a tolerance. */
+export class NumberIndex {
+  private readonly sorted: Float64Array;
+
+  constructor(values: Iterable<number>) {
+    const finite = [...values].filter(Number.isFinite).map(Math.abs);
+    this.sorted = Float64Array.from(finite).sort();
+  }
+
+  get size(): number {
+    return this.sorted.length;
+  }
+
+  /** Whether some value lies within `tolerance` of |value| (plus float noise). */
+  has(value: number, tolerance: number): boolean {
+    const v = Math.abs(value);
+    const slack = tolerance + 1e-9 * Math.max(1, v);
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.sorted[mid]! < v - slack) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.sorted.length && this.sorted[lo]! <= v + slack;
+  }
+
+  /** Whether a stated number is grounded: some reading (all parts of a list reading) is in the index. */
+  grounds(n: StatedNumber): boolean {
+    return n.readings.some((parts) => parts.every((r) => this.has(r.value, r.tolerance)));
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { checkSentence, citedIds, claimedSeverity } from "../../../../llm/grounding/claims.js";
+import { collectEvidence } from "../../../../llm/grounding/evidence.js";
+import { joinSentences, splitSentences } from "../../../../llm/grounding/sentences.js";
+
+const shown = {
+  findings: [
+    { id: "training.overfitting", severity: "high", evidence: [{ rule_id: "TH-13", text: "val loss rose from 0.41 to 0.58 after epoch 12", observed: 0.58 }] },
+    { id: "dataset.class_imbalance", severity: "medium", evidence: [{ rule_id: "DS-02", observed: 12.5 }] },
+  ],
+};
+const evidence = collectEvidence(shown);
+
+describe("splitSentences", () => {
+  it("splits at sentence ends and line breaks, not at decimal points or ids, and joins back", () => {
+    const text = "Loss 0.41 rose. See training.overfitting!\nNext line。終わり";
+    const parts = splitSentences(text);
+    expect(parts.map((s) => s.text)).toEqual(["Loss 0.41 rose.", "See training.overfitting!", "Next line。", "終わり"]);
+    expect(joinSentences(parts)).toBe(text);
+  });
+});
+
+describe("checkSentence", () => {
+  it("passes sentences whose numbers, ids and severity words hold", () => {
+    expect(checkSentence("Validation loss rose from 0.41 to 0.58 after epoch 12 (training.overfitting, TH-13).", evidence, "high")).toBeNull();
+    expect(checkSentence("La perte de validation passe de 0,41 à 0,58 après l'époque 12.", evidence, "high")).toBeNull();
+    expect(checkSentence("training.overfitting has high severity.", evidence, "medium")).toBeNull();
+  });
+
+  it("names the first failing claim: an unknown id, an invented number, an inflated severity", () => {
+    expect(checkSentence("See training.made_up.", evidence, "high")).toBe("unknown_id");
+    expect(checkSentence("Rule TH-99 fired.", evidence, "high")).toBe("unknown_id");
+    expect(checkSentence("Validation loss rose by 987.65 % after epoch 6173.", evidence, "high")).toBe("number");
+    expect(checkSentence("La pérdida subió 1.234,5 puntos.", evidence, "high")).toBe("number");
+    expect(checkSentence("This is a critical problem.", evidence, "high")).toBe("severity");
+    expect(checkSentence("training.overfitting is critical.", evidence, "critical")).toBe("severity");
+    expect(checkSentence("dataset.class_imbalance has high severity.", evidence, "high")).toBe("severity");
+  });
+
+  it("reads ids and severity words", () => {
+    expect(citedIds("see training.overfitting and TH-13.")).toEqual(["training.overfitting", "TH-13"]);
+    expect(claimedSeverity("un problème critique")).toBe("critical");
+    expect(claimedSeverity("gravedad alta")).toBe("high");
+    expect(claimedSeverity("a high learning rate")).toBeNull();
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { NumberIndex, statedNumbers, valuesIn } from "../../../../llm/grounding/numbers.js";
+
+const values = (text: string) => statedNumbers(text).map((n) => n.readings.map((parts) => parts.map((p) => Number(p.value.toPrecision(8)))));
+
+describe("statedNumbers", () => {
+  it("reads English, French and Spanish decimal and thousands marks, each in every sense it can have", () => {
+    expect(values("loss 1,234.5 and 0.82")).toEqual([[[1234.5]], [[0.82]]]);
+    expect(values("perte 1 234,5 et 0,82")).toEqual([[[1234.5]], [[0.82]]]);
+    expect(values("pérdida 1.234,5 y 0,82")).toEqual([[[1234.5]], [[0.82]]]);
+    // 1,234 is 1234 in English and 1.234 in French; 1.234 is 1.234 in English and 1234 in Spanish.
+    expect(values("1,234")).toEqual([[[1234], [1.234]]]);
+    expect(values("1.234")).toEqual([[[1234], [1.234]]]);
+    expect(values("1\u202f234\u00a0567")).toEqual([[[1234567], [1, 234, 567]]]);
+  });
+
+  it("reads percentages, scientific notation and multipliers", () => {
+    expect(values("rose by 12.5 %")).toEqual([[[12.5], [0.125]]]);
+    expect(values("lr 3e-4, 2,5 × 10⁻³ and 1.5x10^2")).toEqual([[[0.0003]], [[0.0025]], [[150]]]);
+    expect(values("1.2k steps")).toEqual([[[1.2], [1200]]]);
+  });
+
+  it("skips identifiers, versions and list markers", () => {
+    expect(statedNumbers("fp16 top-1 ResNet-50 val_loss2 v1.2 1.2.3 run_3")).toEqual([]);
+    expect(values("1. first point\n2) second point")).toEqual([]);
+    expect(values("epochs 5-10 of 12/50")).toEqual([[[5]], [[10]], [[12]], [[50]]]);
+  });
+
+  it("takes the tolerance from the digits written", () => {
+    const [n] = statedNumbers("0.82");
+    expect(n!.readings[0]![0]!.tolerance).toBeCloseTo(0.005);
+  });
+});
+
+describe("NumberIndex", () => {
+  const index = new NumberIndex([0.823457, 1234, 6, -0.0003, ...valuesIn("val loss 0.41 rose 37.5%")]);
+
+  it("grounds a number written at any rounding of a value shown, in any format", () => {
+    for (const text of ["0.82", "0,823", "82.3 %", "82,35 %", "1,234", "1 234", "1.234", "1.2k", "6", "3e-4", "0,41", "37.5 %", "0.375"]) {
+      expect(statedNumbers(text).every((n) => index.grounds(n)), text).toBe(true);
+    }
+  });
+
+  it("does not ground a number the evidence does not hold", () => {
+    for (const text of ["0.83", "987.65 %", "6173", "1,235", "7", "4e-4", "0,42"]) {
+      expect(statedNumbers(text).every((n) => index.grounds(n)), text).toBe(false);
+    }
+  });
+});
