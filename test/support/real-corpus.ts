@@ -1,0 +1,111 @@
+// The check-report part of the real-output corpus (test/fixtures/real/<group>/<item>/, written by
+// scripts/fixtures/real/*_corpus.py): each item's reports as the tools wrote them, and expected.json, the findings
+// written down before the detectors were changed. Read here once for the test and for docs/detectors.md.
+import { readdirSync, readFileSync } from "node:fs";
+import { z } from "zod";
+import { decodeAnalysisRequest } from "../../artifacts/request.js";
+import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
+import { type Finding, SeveritySchema, type Severity, severityRank } from "../../graph/result.js";
+import { prioritizeFindings } from "../../nodes/findings.js";
+import { coveredIds } from "../../nodes/root-causes.js";
+import { detectChecksFindings } from "../../nodes/checks/detect.js";
+import { checksAnalyzer } from "../../nodes/checks/node.js";
+import { testDeps } from "./analysis-deps.js";
+
+const ROOT = new URL("../fixtures/real/", import.meta.url);
+
+/** Groups of the corpus that hold check reports. */
+export const CHECK_REPORT_GROUPS = ["deepchecks", "evidently", "great_expectations"] as const;
+
+/** expected.json, as checks_corpus.py write_item() writes it. */
+export const RealExpectationSchema = z.object({
+  description: z.string(),
+  tool: z.string(),
+  /** Healthy data: nothing may reach high. */
+  healthy: z.boolean(),
+  artifacts: z.array(z.object({ kind: z.literal("checks"), file: z.string(), send_as: z.literal("string").optional() })).min(1),
+  /** Findings that must be there, at this severity or worse. */
+  expected: z.array(z.object({ id: z.string(), min_severity: SeveritySchema })),
+  /** Findings that must not be there at all. */
+  absent: z.array(z.string()),
+  /** A limit written down with the item; none of the check-report items has one. */
+  known_gap: z.string().nullable(),
+});
+export type RealExpectation = z.infer<typeof RealExpectationSchema>;
+
+export interface RealItem {
+  /** "<group>/<item>". */
+  name: string;
+  expectation: RealExpectation;
+  /** The request body the item stands for: every file a report of checks_artifacts, strings left as text. */
+  body: Record<string, unknown>;
+}
+
+function readItem(group: string, item: string): RealItem {
+  const folder = new URL(`${group}/${item}/`, ROOT);
+  const expectation = RealExpectationSchema.parse(JSON.parse(readFileSync(new URL("expected.json", folder), "utf8")));
+  const reports = expectation.artifacts.map((a) => {
+    const text = readFileSync(new URL(a.file, folder), "utf8");
+    return a.send_as === "string" ? text : parseTolerantJson(text);
+  });
+  return { name: `${group}/${item}`, expectation, body: { checks_artifacts: { reports } } };
+}
+
+/** Every check-report item of the corpus, in name order. */
+export function checkReportItems(): RealItem[] {
+  return CHECK_REPORT_GROUPS.flatMap((group) =>
+    readdirSync(new URL(`${group}/`, ROOT), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => readItem(group, d.name)),
+  ).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export interface RealAnalysis {
+  /** The checks analyzer's findings in deterministic mode, as its agent result lists them. */
+  findings: Finding[];
+  /** What the detectors said before findings sharing a root cause were grouped (same-id merges only). */
+  ungrouped: Finding[];
+}
+
+/** Decodes the item's body as the server does and runs the checks analyzer's parse and detect steps on it. */
+export async function analyzeRealItem(item: RealItem): Promise<RealAnalysis> {
+  const context = decodeAnalysisRequest(item.body, "real-corpus");
+  const artifact = context.artifacts.find((a) => a.kind === "checks");
+  if (!artifact) throw new Error(`${item.name}: the request carries no checks artifact`);
+  const input = { artifact, language: context.language, datasetName: context.datasetName, modelName: null };
+  const report = await checksAnalyzer.parse(artifact.payload, { input, deps: testDeps(), signal: new AbortController().signal, progress: () => {} });
+  return { findings: prioritizeFindings(checksAnalyzer.detect(report)), ungrouped: prioritizeFindings(detectChecksFindings(report)) };
+}
+
+export interface ItemVerdict {
+  /** Expected findings present at their severity or worse. */
+  hits: Array<{ id: string; expected: Severity; got: Severity }>;
+  /** Expected findings missing, or present below their severity (got null when missing). */
+  misses: Array<{ id: string; expected: Severity; got: Severity | null }>;
+  /** Findings named in `absent` that are there anyway. */
+  unwanted: string[];
+  /** On a healthy item, findings at high or critical. */
+  severeOnHealthy: Finding[];
+}
+
+/** Whether `got` is `floor` or worse. */
+export function atLeast(got: Severity, floor: Severity): boolean {
+  return severityRank(got) <= severityRank(floor);
+}
+
+/**
+ * Judges an item's findings against its expected.json. A finding merged into another by root-cause grouping counts
+ * as present, at the merged finding's severity (its evidence is all there, under the lead's id).
+ */
+export function judgeItem(expectation: RealExpectation, findings: readonly Finding[]): ItemVerdict {
+  const verdict: ItemVerdict = { hits: [], misses: [], unwanted: [], severeOnHealthy: [] };
+  const covering = (id: string) => findings.find((f) => coveredIds(f).includes(id));
+  for (const e of expectation.expected) {
+    const got = covering(e.id)?.severity ?? null;
+    if (got && atLeast(got, e.min_severity)) verdict.hits.push({ id: e.id, expected: e.min_severity, got });
+    else verdict.misses.push({ id: e.id, expected: e.min_severity, got });
+  }
+  verdict.unwanted = expectation.absent.filter((id) => covering(id) !== undefined);
+  if (expectation.healthy) verdict.severeOnHealthy = findings.filter((f) => atLeast(f.severity, "high"));
+  return verdict;
+}
