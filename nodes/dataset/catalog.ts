@@ -6,6 +6,7 @@ import { conflictingLabels } from "./detectors/conflicting-labels.js";
 import { constantFeature } from "./detectors/constant-feature.js";
 import { covariateShift } from "./detectors/covariate-shift.js";
 import { duplicates } from "./detectors/duplicates.js";
+import { featureDrift } from "./detectors/feature-drift.js";
 import { idLikeColumn } from "./detectors/id-like-column.js";
 import { labelNoise } from "./detectors/label-noise.js";
 import { labelPredictiveFeature } from "./detectors/label-predictive-feature.js";
@@ -41,6 +42,7 @@ export const DATASET_DETECTORS: readonly DatasetDetector[] = [
   splitSizes,
   smallDataset,
   covariateShift,
+  featureDrift,
 ];
 
 /** Catalog records of the dataset detectors (docs/detectors.md, knowledge mapping). */

@@ -41,6 +41,19 @@ export interface CountShare {
   path: string;
 }
 
+/** One feature's drift from train to the evaluation split, as the client computed it (`statistics.drift`). */
+export interface FeatureDrift {
+  column: string;
+  kind: "numeric" | "categorical" | null;
+  /** Population stability index. */
+  psi: number;
+  /** Two-sample Kolmogorov–Smirnov statistic (numbers). */
+  ks: number | null;
+  /** Total variation distance (categories). */
+  totalVariation: number | null;
+  path: string;
+}
+
 /** Per-channel pixel statistics of one split (image datasets). */
 export interface ChannelStats {
   mean: number[];
@@ -96,6 +109,8 @@ export interface DatasetStats {
   labelIssues: CountShare | null;
   /** Canonical split name → channel statistics. */
   channels: Record<string, ChannelStats>;
+  /** Per-feature drift train → evaluation given by the client; absent where no source states it. */
+  drift?: FeatureDrift[];
   /** Feature–feature correlations given by the client (each pair once). */
   correlations: FeaturePair[];
   mlflow: MlflowDatasetInfo | null;

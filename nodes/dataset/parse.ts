@@ -4,6 +4,7 @@ import { isLegacyImageStatistics, readChannelStats, readLegacyImageStatistics } 
 import { readColumn, readColumnMap, readDescribe } from "./parse/columns.js";
 import { readCorrelations } from "./parse/correlations.js";
 import { readCountShare } from "./parse/counts.js";
+import { readDrift } from "./parse/drift.js";
 import { isMlflowDataset, readMlflowDataset } from "./parse/mlflow.js";
 import { deriveTargetClasses } from "./parse/target.js";
 import { canonicalSplit } from "./splits.js";
@@ -99,6 +100,8 @@ export function parseDatasetArtifact(payload: Record<string, unknown>, field = "
   const correlationsKey = ["correlations", "feature_correlations", "correlation_matrix"].find((k) => rawStats[k] !== undefined);
   const correlations = correlationsKey ? readCorrelations(rawStats[correlationsKey], `${base}.${correlationsKey}`) : [];
   if (correlations.length) shapes.push("correlations");
+  const drift = readDrift(rawStats.drift, `${base}.drift`);
+  if (drift.length) shapes.push("drift");
 
   const stats: DatasetStats = {
     field,
@@ -119,6 +122,7 @@ export function parseDatasetArtifact(payload: Record<string, unknown>, field = "
     conflictingLabels: readCountShare(rawStats.conflicting_labels, `${base}.conflicting_labels`, trainRows),
     labelIssues: readCountShare(rawStats.label_issues ?? rawStats.label_noise, `${base}.label_issues`, trainRows),
     channels,
+    drift,
     correlations,
     mlflow,
     batchSize: toFinite(metadata.batch_size),

@@ -29,6 +29,11 @@ function idSignal(c: ColumnStats): IdSignal | null {
   return unique || named ? { col: c, unique, named } : null;
 }
 
+/** Whether a column looks like a record identifier (all values distinct, or an id name with many values). */
+export function isIdLike(c: ColumnStats): boolean {
+  return idSignal(c) !== null;
+}
+
 /** DS-06: a column with one distinct value per row (medium) or named like an identifier (medium, lower confidence). */
 export const idLikeColumn: DatasetDetector = {
   info: {

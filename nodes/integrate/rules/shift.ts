@@ -3,7 +3,7 @@ import type { Finding } from "../../../graph/result.js";
 import type { CrossEvidence, CrossRule } from "../evidence.js";
 import { crossFinding } from "./common.js";
 
-const DRIFT_FINDINGS = ["checks.dataset_drift", "checks.label_drift", "checks.feature_drift", "dataset.covariate_shift"];
+const DRIFT_FINDINGS = ["checks.dataset_drift", "checks.label_drift", "checks.feature_drift", "dataset.covariate_shift", "dataset.feature_drift"];
 
 function driftSignal(ev: CrossEvidence): Finding | undefined {
   for (const id of DRIFT_FINDINGS) {
