@@ -8,5 +8,7 @@ export default defineConfig({
     // Integration tiers start real servers (MLflow, Chromium): run files in a bounded pool on two cores.
     pool: "forks",
     maxWorkers: 2,
+    // Forked workers expose gc(): the deadline tests collect garbage in the middle of requests.
+    execArgv: ["--expose-gc"],
   },
 });

@@ -1,5 +1,6 @@
 import type { ServiceSettings } from "../config/env.js";
 import type { Logger } from "../config/logger.js";
+import type { Deadline } from "../graph/deadline.js";
 import { isMlflowUri } from "../nodes/checkpoint/paths.js";
 import { ARTIFACT_KINDS, type AnalysisContext, type ArtifactInput, type ArtifactKind } from "./context.js";
 import { fetchCheckpointUri } from "./mlflow/checkpoint-uri.js";
@@ -10,8 +11,8 @@ import type { Sleep } from "./mlflow/transport.js";
 
 export interface ResolveOptions {
   settings: Readonly<ServiceSettings>;
-  /** The request's signal: client gone or request time-out stops every call and download. */
-  signal: AbortSignal;
+  /** The request's deadline: client gone or request time-out stops every call and download; each call is a scope of it. */
+  deadline: Deadline;
   /** The request's workspace directory (artifacts/workspace.ts); the caller removes it. */
   workspace: string;
   /** Progress lines for streaming clients ("downloading checkpoint …"). */

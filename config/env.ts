@@ -54,8 +54,11 @@ export const ServiceSettingsSchema = z.object({
   /** Checkpoints larger than this are scanned header-only. */
   SERVICE_MAX_CHECKPOINT_BYTES: int(16 * 1024 ** 3, 0),
   SERVICE_EMBEDDINGS_MODEL_NAME: z.string().min(1).optional(),
-  /** Per-call LLM request time-out and the client's own retries (kept small so retries never multiply). */
-  SERVICE_LLM_TIMEOUT_MS: int(60_000, 100, 300_000),
+  /**
+   * Per-call LLM request time-out and the client's own retries (kept small so retries never multiply). With a
+   * model, their product must stay below SERVICE_AGENT_TIMEOUT_MS (graph/budgets.ts): 45 s × 2 < 120 s.
+   */
+  SERVICE_LLM_TIMEOUT_MS: int(45_000, 100, 300_000),
   SERVICE_LLM_MAX_RETRIES: int(1, 0, 5),
 });
 export type ServiceSettings = z.infer<typeof ServiceSettingsSchema>;

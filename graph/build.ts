@@ -1,5 +1,4 @@
-import { END, isNodeTimeoutError, type NodeError, START, StateGraph } from "@langchain/langgraph";
-import type { ServiceSettings } from "../config/env.js";
+import { END, type NodeError, START, StateGraph } from "@langchain/langgraph";
 import { failedAgent } from "../nodes/analyzer.js";
 import { advise } from "../nodes/advise/node.js";
 import { analyzeCheckpoint } from "../nodes/checkpoint/node.js";
@@ -19,27 +18,21 @@ const AGENT_BY_NODE: Record<(typeof ANALYZER_NODES)[number], AgentName> = {
   analyzeCheckpoint: AGENT_NAMES.checkpoint,
 };
 
-/** Turns a failed or timed-out analyzer into a partial result instead of failing the run (ARCHITECTURE.md). */
-function analyzerErrorHandler(node: (typeof ANALYZER_NODES)[number], timeoutMs: number) {
+/**
+ * Turns an analyzer that threw into a partial result instead of failing the run (ARCHITECTURE.md). Time-outs
+ * are not LangGraph's node `timeout`, which drops everything the node did: the analyzer's own budget
+ * (nodes/analyzer.ts) returns its detector findings with the error.
+ */
+function analyzerErrorHandler(node: (typeof ANALYZER_NODES)[number]) {
   return (input: unknown, nodeError: NodeError) => {
-    const { error } = nodeError;
     const artifact = (input as AnalyzerInput).artifact;
-    const message = isNodeTimeoutError(error)
-      ? `timed out after ${timeoutMs} ms (SERVICE_AGENT_TIMEOUT_MS)`
-      : `failed: ${error.message}`;
-    return failedAgent(AGENT_BY_NODE[node], [artifact.field], message);
+    return failedAgent(AGENT_BY_NODE[node], [artifact.field], `failed: ${nodeError.error.message}`);
   };
 }
 
-export type AnalysisGraphSettings = Pick<ServiceSettings, "SERVICE_AGENT_TIMEOUT_MS">;
-
 /** The analysis graph: route → analyzers (parallel Sends) → integrate → advise. */
-export function buildAnalysisGraph(settings: AnalysisGraphSettings) {
-  const timeout = settings.SERVICE_AGENT_TIMEOUT_MS;
-  const analyzer = (node: (typeof ANALYZER_NODES)[number]) => ({
-    timeout,
-    errorHandler: analyzerErrorHandler(node, timeout),
-  });
+export function buildAnalysisGraph() {
+  const analyzer = (node: (typeof ANALYZER_NODES)[number]) => ({ errorHandler: analyzerErrorHandler(node) });
   return new StateGraph(AnalysisState)
     .addNode(NODE.route, route)
     .addNode(NODE.analyzeDataset, analyzeDataset, analyzer(NODE.analyzeDataset))

@@ -2,6 +2,7 @@ import type { ServiceSettings } from "../config/env.js";
 import type { Logger } from "../config/logger.js";
 import type { KnowledgePort } from "../knowledge/port.js";
 import type { LlmPort } from "../llm/port.js";
+import type { Deadline } from "./deadline.js";
 import type { Limiter } from "./limiter.js";
 
 /**
@@ -16,6 +17,8 @@ export interface AnalysisDeps {
   llm: LlmPort | null;
   /** Analyzer slots; shared by every analysis of the process when SERVICE_ANALYZER_WORKERS < 2. */
   analyzerSlots: Limiter | null;
+  /** The request's one clock: every agent, model and tracking-server budget is a scope of it (graph/deadline.ts). */
+  deadline: Deadline;
   /** The request's temporary workspace (pulled artifacts), or null when nothing was pulled. */
   workspace: string | null;
 }

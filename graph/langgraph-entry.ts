@@ -2,6 +2,7 @@ import { readRawEnv } from "../config/env.js";
 import { analysisDeps } from "../server/analyze-request.js";
 import { createServiceRuntime } from "../server/runtime.js";
 import type { AnalysisGraph } from "./build.js";
+import { Deadline } from "./deadline.js";
 
 type RunMethod = (input: unknown, options?: { context?: Record<string, unknown> }) => unknown;
 
@@ -27,4 +28,5 @@ function withBoundContext(graph: AnalysisGraph, deps: object): AnalysisGraph {
  * the graph state's `{ context }`: a decoded request (docs/debugging.md shows how to make one).
  */
 const runtime = createServiceRuntime(readRawEnv());
-export const graph = withBoundContext(runtime.graph, analysisDeps(runtime, runtime.logger));
+// A CLI run is no HTTP request: its deadline never begins, and each agent's and model step's scope still bounds it.
+export const graph = withBoundContext(runtime.graph, analysisDeps(runtime, runtime.logger, new Deadline()));

@@ -14,7 +14,6 @@ export class StrictModeError extends Error {
 }
 
 export interface RunOptions {
-  signal?: AbortSignal;
   /** Extra LangChain callbacks (trace spans, streaming). */
   callbacks?: unknown[];
   /** Receives, as the run goes, what nodes write to `config.writer` (progress of long parsers, downloads). */
@@ -40,7 +39,8 @@ export async function runAnalysis(
     { context },
     {
       context: deps as unknown as Record<string, unknown>,
-      signal: options.signal,
+      // The request's end (its time-out, the client gone) stops the run; each step's own budget is a scope of it.
+      signal: deps.deadline.signal,
       maxConcurrency: Math.max(2, options.workers),
       callbacks: [...(options.callbacks ?? []), ...(usage ? [usage] : []), ...(grounding ? [grounding] : [])] as never,
       streamMode: ["values", "custom"],

@@ -3,6 +3,8 @@ import type { ArtifactKind } from "../artifacts/context.js";
 import type { AnalysisDeps } from "../graph/context.js";
 import type { FactsByKind } from "../graph/facts.js";
 import type { AgentName, Finding } from "../graph/result.js";
+import { AGENT_BUDGET, agentBudgetMs, LLM_BUDGET, llmBudgetMs } from "../graph/budgets.js";
+import { untilAborted } from "../graph/deadline.js";
 import type { AnalysisStateUpdate, AnalyzerInput } from "../graph/state.js";
 import { buildAgentResult } from "./agent-result.js";
 import { prioritizeFindings } from "./findings.js";
@@ -43,8 +45,10 @@ function errorText(err: unknown): string {
 }
 
 /**
- * The analyzer pipeline shared by every analyzer node: parse → detect → cite → (LLM review) → result.
- * Content errors and LLM faults become the agent's error message; its detector findings survive an LLM fault.
+ * The analyzer pipeline shared by every analyzer node: parse → detect → cite → (LLM review) → result, within the
+ * agent's budget (graph/budgets.ts). Each finished stage is kept: the agent's time-out or a model fault returns
+ * the detector findings of the last stage reached with the error, never an empty result. Content errors become
+ * the agent's error message.
  */
 export async function runAnalyzer<P, F>(
   spec: AnalyzerSpec<P, F>,
@@ -52,13 +56,17 @@ export async function runAnalyzer<P, F>(
   config: LangGraphRunnableConfig,
 ): Promise<AnalysisStateUpdate> {
   const deps = depsOf(config);
-  const signal = config.signal ?? new AbortController().signal;
+  const agentMs = agentBudgetMs(deps.deadline, deps.settings);
+  const agent = deps.deadline.scope(agentMs, AGENT_BUDGET);
+  const signal = agent.signal;
   const run: AnalyzerRun = {
     input,
     deps,
     signal,
     progress: (message) => config.writer?.({ node: spec.agentName, progress: message }),
   };
+  /** The last stage reached, as the update to return with an error when the agent runs out of time. */
+  let kept: ((error: string) => AnalysisStateUpdate) | null = null;
   const work = async (): Promise<AnalysisStateUpdate> => {
     let parsed: P;
     try {
@@ -67,32 +75,41 @@ export async function runAnalyzer<P, F>(
       if (signal.aborted) throw err;
       return failedAgent(spec.agentName, [input.artifact.field], `could not read ${input.artifact.field}: ${errorText(err)}`);
     }
-    const detected = prioritizeFindings(spec.detect(parsed));
-    let findings = await deps.knowledge.citeFindings(detected, signal);
-    let summary: string | null = null;
-    let error: string | null = null;
-    if (deps.llm) {
-      try {
-        const review = await deps.llm.reviewAgent(
-          { agentName: spec.agentName, language: input.language, digest: spec.digest(parsed), findings },
-          config,
-        );
-        // Findings the model added arrive uncited; citing again is cached and keeps existing citations.
-        findings = await deps.knowledge.citeFindings(keepDetectorFindings(findings, review.findings), signal);
-        summary = review.summary;
-      } catch (err) {
-        if (signal.aborted) throw err;
-        error = `language model review failed, detector findings kept: ${errorText(err)}`;
-      }
-    }
-    const result = buildAgentResult(spec.agentName, findings, spec.describe(parsed), error, summary);
-    return {
-      agentResults: { [spec.agentName]: result },
+    const result = (findings: Finding[], error: string | null, summary: string | null): AnalysisStateUpdate => ({
+      agentResults: { [spec.agentName]: buildAgentResult(spec.agentName, findings, spec.describe(parsed), error, summary) },
       facts: { [spec.kind]: spec.facts(parsed, findings) } as FactsByKind,
       errors: error ? { [spec.agentName]: error } : {},
-    };
+    });
+    const detected = prioritizeFindings(spec.detect(parsed));
+    kept = (error) => result(detected, error, null);
+    let findings = await deps.knowledge.citeFindings(detected, signal);
+    const cited = findings;
+    kept = (error) => result(cited, error, null);
+    if (!deps.llm) return result(findings, null, null);
+    const llm = deps.llm;
+    try {
+      const review = await deps.deadline.within(Math.min(llmBudgetMs(deps.settings), agent.remainingMs()), LLM_BUDGET, (llmSignal) =>
+        llm.reviewAgent({ agentName: spec.agentName, language: input.language, digest: spec.digest(parsed), findings }, { ...config, signal: llmSignal }),
+      );
+      // Findings the model added arrive uncited; citing again is cached and keeps existing citations.
+      findings = await deps.knowledge.citeFindings(keepDetectorFindings(findings, review.findings), signal);
+      return result(findings, null, review.summary);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return result(findings, `language model review failed, detector findings kept: ${errorText(err)}`, null);
+    }
   };
-  return deps.analyzerSlots ? deps.analyzerSlots.run(work, signal) : work();
+  try {
+    return await untilAborted(deps.analyzerSlots ? deps.analyzerSlots.run(work, signal) : work(), signal);
+  } catch (err) {
+    // The request's own end (time-out, client gone) ends the run; the agent's only ends this agent.
+    if (deps.deadline.signal.aborted || !signal.aborted) throw err;
+    const message = `timed out after ${agentMs} ms (${agentMs < deps.settings.SERVICE_AGENT_TIMEOUT_MS ? "what SERVICE_REQUEST_TIMEOUT_MS left for analyzers" : AGENT_BUDGET})`;
+    const keep = kept as ((error: string) => AnalysisStateUpdate) | null;
+    return keep ? keep(`${message}; detector findings kept`) : failedAgent(spec.agentName, [input.artifact.field], message);
+  } finally {
+    agent.dispose();
+  }
 }
 
 /**

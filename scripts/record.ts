@@ -17,6 +17,7 @@ import { parseTolerantJson } from "../artifacts/tolerant-json.js";
 import { loadServiceSettings, readRawEnv } from "../config/env.js";
 import { createLogger } from "../config/logger.js";
 import type { AnalysisDeps } from "../graph/context.js";
+import { Deadline } from "../graph/deadline.js";
 import { type LlmConfig, loadLlmConfig } from "../llm/config.js";
 import { createLlmPort } from "../llm/openai-port.js";
 import { REPLAY_FORMAT, type RecordedTask, type ReplayFixture, recordingFetch, serializeFixture, type WireExchange } from "../llm/replay.js";
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
     });
     const runtime = createServiceRuntime({ SERVICE_LOG_LEVEL: "warn" }, { llm: port, logger });
     const context = decodeAnalysisRequest(body, "record");
-    const deps: AnalysisDeps = { settings: runtime.settings, logger, knowledge: runtime.knowledge, llm: port, analyzerSlots: null, workspace: null };
+    const deps: AnalysisDeps = { settings: runtime.settings, logger, knowledge: runtime.knowledge, llm: port, analyzerSlots: null, deadline: new Deadline(), workspace: null };
 
     // Tasks in the order they started (deterministic: Sends follow the artifacts), whatever order they finished in.
     const tasks: RecordedTask[] = [];

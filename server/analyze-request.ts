@@ -5,6 +5,7 @@ import { createWorkspace } from "../artifacts/workspace.js";
 import type { Logger } from "../config/logger.js";
 import { resolveCheckpointPath } from "../nodes/checkpoint/paths.js";
 import type { AnalysisDeps } from "../graph/context.js";
+import type { Deadline } from "../graph/deadline.js";
 import { createLimiter } from "../graph/limiter.js";
 import type { AnalysisResponse } from "../graph/response.js";
 import { runAnalysis } from "../graph/run.js";
@@ -16,7 +17,8 @@ import { SpanCollector } from "./trace.js";
 export interface AnalyzeOptions {
   requestId: string;
   logger: Logger;
-  signal: AbortSignal;
+  /** The request's one clock (graph/deadline.ts), begun by the caller; the MLflow pull and the graph run on it. */
+  deadline: Deadline;
   callbacks?: unknown[];
   /** Receives the run's events as they happen (node spans, progress): the SSE stream. */
   onEvent?: RunEventSink;
@@ -44,7 +46,7 @@ async function checkCheckpointPaths(context: AnalysisContext, roots: readonly st
 }
 
 /** The deps of one analysis over the runtime (also what graph/langgraph-entry.ts binds for the LangGraph CLI). */
-export function analysisDeps(runtime: ServiceRuntime, logger: Logger): AnalysisDeps {
+export function analysisDeps(runtime: ServiceRuntime, logger: Logger, deadline: Deadline): AnalysisDeps {
   const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
   return {
     settings: runtime.settings,
@@ -53,6 +55,7 @@ export function analysisDeps(runtime: ServiceRuntime, logger: Logger): AnalysisD
     llm: runtime.llm,
     // langgraph's maxConcurrency is broken below 2 (langgraphjs#2656): a per-analysis semaphore enforces 1.
     analyzerSlots: workers < 2 ? createLimiter(workers) : null,
+    deadline,
     workspace: null,
   };
 }
@@ -70,7 +73,7 @@ export async function analyzeRequest(runtime: ServiceRuntime, body: unknown, opt
     const context = workspace
       ? await resolveReferences(decoded, {
           settings: runtime.settings,
-          signal: options.signal,
+          deadline: options.deadline,
           workspace: workspace.dir,
           logger: options.logger,
           progress: (message) => emit({ type: "progress", node: "mlflow", message }),
@@ -89,19 +92,18 @@ async function analyzeContext(
   options: AnalyzeOptions & { workspace: string | null },
 ): Promise<AnalysisResponse> {
   const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
-  const deps = { ...analysisDeps(runtime, options.logger), workspace: options.workspace };
+  const deps = { ...analysisDeps(runtime, options.logger, options.deadline), workspace: options.workspace };
   options.logger.info("analysis started", { artifacts: context.artifacts.map((a) => `${a.field}${a.origin === "mlflow" ? " (mlflow)" : ""}`), language: context.language.code });
   const started = performance.now();
   const emit = options.onEvent ?? (() => {});
   const spans = new SpanCollector(spanEvents(emit));
   let response = await runAnalysis(runtime.graph, context, deps, {
-    signal: options.signal,
     workers,
     callbacks: [spans, ...(options.callbacks ?? [])],
     onProgress: (chunk) => emit(progressEvent(chunk)),
   });
   if (context.trace || options.debugOutputs) {
-    const debug = await collectDebugOutputs(spans.spans, context, deps, options.signal);
+    const debug = await collectDebugOutputs(spans.spans, context, deps, options.deadline.signal);
     response = { ...response, additional_outputs: { ...response.additional_outputs, ...debug } };
   }
   options.logger.info("analysis finished", { ms: Math.round(performance.now() - started), errors: Object.keys(response.error_messages) });

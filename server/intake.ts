@@ -3,6 +3,7 @@ import type { RequestHandler } from "express";
 import { bodyTimeoutMs, type ServiceSettings } from "../config/env.js";
 import type { Logger } from "../config/logger.js";
 import { ServiceError } from "./errors.js";
+import { requestDeadline } from "./request-deadline.js";
 
 /**
  * How a request body gets in: the content type is checked, then the body is read whole, bounded in size and in
@@ -76,7 +77,7 @@ export function readBody(limit: number, timeoutMs: number): RequestHandler {
     const settle = (err: ServiceError | null) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelTimer();
       req.off("data", onData).off("end", onEnd).off("close", onClose);
       if (!err) {
         req.body = whole ? whole.subarray(0, received) : Buffer.concat(chunks, received);
@@ -102,12 +103,12 @@ export function readBody(limit: number, timeoutMs: number): RequestHandler {
     const onClose = () => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelTimer();
       (res.locals.logger as Logger).info("client closed the connection before its body was complete", { received });
     };
-    const timer = setTimeout(
-      () => settle(new ServiceError("REQUEST_TIMEOUT", 408, `the request body was not complete within ${timeoutMs} ms (SERVICE_BODY_TIMEOUT_MS; ${received} bytes received)`)),
-      timeoutMs,
+    // A timer of the request's deadline, which clears it with everything else when the connection closes.
+    const cancelTimer = requestDeadline(res).timer(timeoutMs, () =>
+      settle(new ServiceError("REQUEST_TIMEOUT", 408, `the request body was not complete within ${timeoutMs} ms (SERVICE_BODY_TIMEOUT_MS; ${received} bytes received)`)),
     );
     req.on("data", onData).on("end", onEnd).on("close", onClose);
   };

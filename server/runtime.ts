@@ -1,5 +1,6 @@
 import { loadServiceSettings, type RawEnv, type ServiceSettings } from "../config/env.js";
 import { createLogger, type Logger } from "../config/logger.js";
+import { checkLlmBudget } from "../graph/budgets.js";
 import { type AnalysisGraph, buildAnalysisGraph } from "../graph/build.js";
 import { createKnowledgeBase } from "../knowledge/create.js";
 import type { KnowledgeService } from "../knowledge/knowledge-base.js";
@@ -36,6 +37,7 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
   const logger = overrides.logger ?? createLogger(settings.SERVICE_LOG_LEVEL);
   const { config: llmConfig, warnings } = loadLlmConfig(raw);
   for (const warning of warnings) logger.warn(warning);
+  if (llmConfig) checkLlmBudget(settings);
   const knowledgeBase = createKnowledgeBase({ settings, llmConfig, logger });
   logger.info("configuration loaded", { llm: describeLlmConfig(llmConfig), workers: settings.SERVICE_ANALYZER_WORKERS });
   const port = overrides.llm !== undefined ? null : createLlmPort(llmConfig, { timeoutMs: settings.SERVICE_LLM_TIMEOUT_MS, maxRetries: settings.SERVICE_LLM_MAX_RETRIES, logger });
@@ -47,6 +49,6 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
     knowledgeBase,
     llm: overrides.llm !== undefined ? overrides.llm : port,
     llmCache: port?.cache ?? null,
-    graph: buildAnalysisGraph(settings),
+    graph: buildAnalysisGraph(),
   };
 }

@@ -16,6 +16,7 @@ import {
 } from "./schemas.js";
 import { basename } from "./discover.js";
 import type { ServiceSettings } from "../../config/env.js";
+import type { Deadline } from "../../graph/deadline.js";
 import { ByteBudget } from "./budget.js";
 import { encodePath, trackingEndpoint } from "./endpoint.js";
 import { MlflowTransport, type OpenResponse, type Sleep } from "./transport.js";
@@ -41,10 +42,10 @@ export interface ArtifactSource {
   open(path: string): Promise<OpenResponse>;
 }
 
-/** What a client is built from: the settings plus the request's signal, and test seams. */
+/** What a client is built from: the settings plus the request's deadline, and test seams. */
 export interface ClientOptions {
   settings: MlflowSettings;
-  signal: AbortSignal;
+  deadline: Deadline;
   fetch?: typeof fetch;
   sleep?: Sleep;
 }
@@ -65,15 +66,15 @@ type MlflowSettings = Pick<
 export class MlflowClient {
   constructor(readonly http: MlflowTransport) {}
 
-  /** A client for one request: the configured server, the request's signal and a fresh byte budget. */
-  static forRequest({ settings, signal, fetch, sleep }: ClientOptions): MlflowClient {
+  /** A client for one request: the configured server, the request's deadline and a fresh byte budget. */
+  static forRequest({ settings, deadline, fetch, sleep }: ClientOptions): MlflowClient {
     const budget = new ByteBudget(
       settings.SERVICE_MAX_DOWNLOAD_BYTES,
       { bytes: settings.SERVICE_MAX_DOWNLOAD_FILE_BYTES, variable: "SERVICE_MAX_DOWNLOAD_FILE_BYTES" },
       { bytes: settings.SERVICE_MAX_BODY_BYTES, variable: "SERVICE_MAX_BODY_BYTES" },
     );
     const endpoint = trackingEndpoint(settings);
-    return new MlflowClient(new MlflowTransport({ endpoint, timeoutMs: settings.SERVICE_MLFLOW_TIMEOUT_MS, signal, budget, fetch, sleep }));
+    return new MlflowClient(new MlflowTransport({ endpoint, timeoutMs: settings.SERVICE_MLFLOW_TIMEOUT_MS, deadline, budget, fetch, sleep }));
   }
 
   /** The server's version as plain text (`/version`), e.g. "2.22.5". */

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { type Deadline, DeadlineExceeded } from "../../graph/deadline.js";
 import type { ByteBudget } from "./budget.js";
 import { type MlflowEndpoint, endpointUrl } from "./endpoint.js";
 import { MlflowError } from "./errors.js";
@@ -10,8 +11,8 @@ export interface TransportOptions {
   endpoint: MlflowEndpoint;
   /** Per call: time to the response headers, then the longest silence while a body streams. */
   timeoutMs: number;
-  /** The request's signal (client gone, request time-out): its abort reason is rethrown as is. */
-  signal: AbortSignal;
+  /** The request's deadline: each call is a scope of it; its abort reason (client gone, time-out) is rethrown as is. */
+  deadline: Deadline;
   /** Every byte read counts against the request's pull budget, JSON answers included. */
   budget: ByteBudget;
   fetch?: typeof fetch;
@@ -32,6 +33,7 @@ export interface OpenResponse {
 }
 
 const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
+const MLFLOW_BUDGET = "SERVICE_MLFLOW_TIMEOUT_MS";
 
 /** Talks HTTP to the configured tracking server: auth, bounded retries, time-outs and error mapping. */
 export class MlflowTransport {
@@ -171,33 +173,24 @@ export class MlflowTransport {
     return h;
   }
 
-  /** One call's signal: the caller's plus a re-armable time-out of our own (fake-timer friendly). */
+  /** One call's scope of the request's deadline: the time-out to the headers, re-armed by each chunk of the body. */
   private arm() {
-    const own = new AbortController();
-    let fired = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const touch = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        fired = true;
-        own.abort(new DOMException("tracking server call timed out", "TimeoutError"));
-      }, this.options.timeoutMs);
-    };
-    touch();
+    const scope = this.options.deadline.scope(this.options.timeoutMs, MLFLOW_BUDGET);
     return {
-      signal: AbortSignal.any([this.options.signal, own.signal]),
-      touch,
-      release: () => clearTimeout(timer),
-      timedOut: () => fired,
+      signal: scope.signal,
+      touch: scope.restart,
+      release: scope.dispose,
+      timedOut: () => scope.signal.reason instanceof DeadlineExceeded && scope.signal.reason.budget === MLFLOW_BUDGET,
     };
   }
 
   private rethrowIfCallerAborted(): void {
-    if (this.options.signal.aborted) throw this.options.signal.reason;
+    const { signal } = this.options.deadline;
+    if (signal.aborted) throw signal.reason;
   }
 
   private async backoff(attempt: number): Promise<void> {
-    await this.sleep(this.backoffMs * 2 ** (attempt - 1), this.options.signal);
+    await this.sleep(this.backoffMs * 2 ** (attempt - 1), this.options.deadline.signal);
     this.rethrowIfCallerAborted();
   }
 

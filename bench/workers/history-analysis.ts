@@ -3,6 +3,7 @@
 // stall the bench; at least one run is always timed). Sends one HistoryRun message over IPC.
 import { createLogger } from "../../config/logger.js";
 import { analyzeRequest } from "../../server/analyze-request.js";
+import { Deadline } from "../../graph/deadline.js";
 import { parseJsonText } from "../../server/json-body.js";
 import { createServiceRuntime } from "../../server/runtime.js";
 import { trainingHistoryRequest } from "../data/training-history.js";
@@ -31,7 +32,7 @@ if (!(points > 0) || !(repeats > 0) || !(budgetMs > 0)) throw new Error("usage: 
 
 const logger = createLogger("silent");
 const runtime = createServiceRuntime({ SERVICE_LOG_LEVEL: "silent" }, { logger });
-const analyse = (body: unknown) => analyzeRequest(runtime, body, { requestId: "bench", logger, signal: new AbortController().signal });
+const analyse = (body: unknown) => analyzeRequest(runtime, body, { requestId: "bench", logger, deadline: new Deadline() });
 
 // Warm the code paths (JIT, lazy imports) on a small history before anything is measured.
 await analyse(trainingHistoryRequest(1000));

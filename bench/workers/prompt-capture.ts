@@ -3,6 +3,7 @@
 import { createLogger } from "../../config/logger.js";
 import { estimateTokens, promptTokens } from "../../llm/prompt-kit.js";
 import { analyzeRequest } from "../../server/analyze-request.js";
+import { Deadline } from "../../graph/deadline.js";
 import { createServiceRuntime } from "../../server/runtime.js";
 import { modelAnswer, requestAgent, startFakeOpenAI } from "../../test/support/fake-openai.js";
 import { trainingHistoryRequest } from "../data/training-history.js";
@@ -25,7 +26,7 @@ try {
   const logger = createLogger("silent");
   const runtime = createServiceRuntime({ SERVICE_LOG_LEVEL: "silent", ...fakeLlmEnv(fake) }, { logger });
   const body = trainingHistoryRequest(points);
-  const response = await analyzeRequest(runtime, body, { requestId: "bench", logger, signal: new AbortController().signal });
+  const response = await analyzeRequest(runtime, body, { requestId: "bench", logger, deadline: new Deadline() });
   const capture: PromptCapture = {
     points,
     rawTokens: estimateTokens(JSON.stringify(body.training_artifacts)),

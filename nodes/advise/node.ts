@@ -1,4 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { finishLlmBudgetMs, LLM_BUDGET } from "../../graph/budgets.js";
 import { AGENT_NAMES, type AgentResult } from "../../graph/result.js";
 import type { AnalysisStateUpdate, AnalysisStateValue } from "../../graph/state.js";
 import { depsOf } from "../analyzer.js";
@@ -20,7 +21,9 @@ export async function advise(state: AnalysisStateValue, config: LangGraphRunnabl
   const allFindings = prioritizeFindings(Object.values(agents).flatMap((r) => r.findings));
   if (deps.llm && plan.length > 0) {
     try {
-      const out = await deps.llm.advise({ language: state.context.language, recommendations: plan, findings: allFindings }, config);
+      const llm = deps.llm;
+      const request = { language: state.context.language, recommendations: plan, findings: allFindings };
+      const out = await deps.deadline.within(finishLlmBudgetMs(deps.deadline, deps.settings, 1), LLM_BUDGET, (signal) => llm.advise(request, { ...config, signal }));
       plan = plan.map((p, i) => ({ ...p, ...(out.recommendations[i] ?? {}), impact: p.impact, priority: p.priority, finding_ids: p.finding_ids, citations: p.citations }));
       advice = out.advice;
     } catch (err) {

@@ -1,4 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { finishLlmBudgetMs, LLM_BUDGET } from "../../graph/budgets.js";
 import { AGENT_NAMES } from "../../graph/result.js";
 import type { AnalysisStateUpdate, AnalysisStateValue } from "../../graph/state.js";
 import { buildAgentResult } from "../agent-result.js";
@@ -20,9 +21,10 @@ export async function integrate(state: AnalysisStateValue, config: LangGraphRunn
   let error: string | null = null;
   if (deps.llm && summary !== null) {
     try {
-      summary = await deps.llm.summarize(
-        { language: state.context.language, agentResults: state.agentResults, crossFindings },
-        config,
+      // Its own budget from what the request has left, shared with the advisor's model step after it.
+      const llm = deps.llm;
+      summary = await deps.deadline.within(finishLlmBudgetMs(deps.deadline, deps.settings, 2), LLM_BUDGET, (signal) =>
+        llm.summarize({ language: state.context.language, agentResults: state.agentResults, crossFindings }, { ...config, signal }),
       );
     } catch (err) {
       if (config.signal?.aborted) throw err;

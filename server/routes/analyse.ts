@@ -1,10 +1,12 @@
 import express, { Router, type RequestHandler } from "express";
 import type { Logger } from "../../config/logger.js";
+import { type Deadline, DeadlineExceeded, untilAborted } from "../../graph/deadline.js";
 import type { Admission } from "../admission.js";
 import { analyzeRequest } from "../analyze-request.js";
 import { ServiceError } from "../errors.js";
 import { jsonBodyIntake } from "../intake.js";
 import { parseJsonBody } from "../json-body.js";
+import { REQUEST_BUDGET, requestDeadline } from "../request-deadline.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { createEventStream, wantsEventStream } from "../sse.js";
 
@@ -16,21 +18,24 @@ export function analysisIntake(runtime: ServiceRuntime, admission: Admission): R
   return [admission.arrive, ...jsonBodyIntake(runtime.settings), admission.slot];
 }
 
-/** An AbortSignal that fires when the client goes away or the request time-out passes. */
-export function requestSignal(req: express.Request, res: express.Response, timeoutMs: number): AbortSignal {
-  const gone = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) gone.abort(new Error("client disconnected"));
-  });
-  return AbortSignal.any([gone.signal, AbortSignal.timeout(timeoutMs)]);
+/** Starts the request's time-out (SERVICE_REQUEST_TIMEOUT_MS) on its deadline, once the body is in and a slot taken. */
+export function beginAnalysis(res: express.Response, runtime: ServiceRuntime): Deadline {
+  return requestDeadline(res).begin(runtime.settings.SERVICE_REQUEST_TIMEOUT_MS, REQUEST_BUDGET);
 }
 
-/** Maps an abort by the request time-out to 504; other errors pass through. */
-export function timeoutAware(err: unknown, signal: AbortSignal, timeoutMs: number): unknown {
-  if (signal.aborted && (signal.reason as Error | undefined)?.name === "TimeoutError") {
-    return new ServiceError("TIMEOUT", 504, `the analysis did not finish within ${timeoutMs} ms (SERVICE_REQUEST_TIMEOUT_MS); it was stopped`);
+/**
+ * Waits for the analysis no longer than the request's deadline allows, and maps its own time-out to 504; other
+ * errors pass through. The analysis stops through the same signal; its workspace is removed when it has.
+ */
+export async function untilDeadline<T>(work: Promise<T>, deadline: Deadline, timeoutMs: number): Promise<T> {
+  try {
+    return await untilAborted(work, deadline.signal);
+  } catch (err) {
+    if (deadline.signal.aborted && deadline.signal.reason instanceof DeadlineExceeded) {
+      throw new ServiceError("TIMEOUT", 504, `the analysis did not finish within ${timeoutMs} ms (SERVICE_REQUEST_TIMEOUT_MS); it was stopped`);
+    }
+    throw err;
   }
-  return err;
 }
 
 /** POST /v1/analyse and its alias /v1/analyze: JSON, or server-sent events with `Accept: text/event-stream`. */
@@ -38,20 +43,21 @@ export function createAnalyseRouter(runtime: ServiceRuntime, admission: Admissio
   const router = Router();
   const timeoutMs = runtime.settings.SERVICE_REQUEST_TIMEOUT_MS;
   router.post(["/v1/analyse", "/v1/analyze"], ...analysisIntake(runtime, admission), async (req, res, next) => {
-    const signal = requestSignal(req, res, timeoutMs);
+    const deadline = beginAnalysis(res, runtime);
     const stream = wantsEventStream(req) ? createEventStream(res) : null;
     try {
       const body = await parseJsonBody(req.body as Buffer);
-      const response = await analyzeRequest(runtime, body, {
+      const analysis = analyzeRequest(runtime, body, {
         requestId: res.locals.requestId as string,
         logger: res.locals.logger as Logger,
-        signal,
+        deadline,
         onEvent: stream ? ({ type, ...data }) => stream.send(type, data) : undefined,
       });
+      const response = await untilDeadline(analysis, deadline, timeoutMs);
       if (stream) stream.end("result", response);
       else res.json(response);
     } catch (err) {
-      next(timeoutAware(err, signal, timeoutMs));
+      next(err);
     }
   });
   return router;

@@ -5,7 +5,7 @@ import type { Admission } from "../admission.js";
 import { analyzeRequest } from "../analyze-request.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { parseJsonBody } from "../json-body.js";
-import { analysisIntake, requestSignal, timeoutAware } from "./analyse.js";
+import { analysisIntake, beginAnalysis, untilDeadline } from "./analyse.js";
 
 /**
  * The report page may hold text from the request (dataset and metric names, log lines): it is escaped when
@@ -18,17 +18,18 @@ export function createReportRouter(runtime: ServiceRuntime, admission: Admission
   const router = Router();
   const timeoutMs = runtime.settings.SERVICE_REQUEST_TIMEOUT_MS;
   router.post("/v1/report", ...analysisIntake(runtime, admission), async (req, res, next) => {
-    const signal = requestSignal(req, res, timeoutMs);
+    const deadline = beginAnalysis(res, runtime);
     try {
-      const response = await analyzeRequest(runtime, await parseJsonBody(req.body as Buffer), {
+      const analysis = analyzeRequest(runtime, await parseJsonBody(req.body as Buffer), {
         requestId: res.locals.requestId as string,
         logger: res.locals.logger as Logger,
-        signal,
+        deadline,
         debugOutputs: true,
       });
+      const response = await untilDeadline(analysis, deadline, timeoutMs);
       res.type("text/html; charset=utf-8").set("content-security-policy", REPORT_CSP).send(renderReportPage(response));
     } catch (err) {
-      next(timeoutAware(err, signal, timeoutMs));
+      next(err);
     }
   });
   return router;

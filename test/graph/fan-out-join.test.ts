@@ -3,7 +3,9 @@ import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { describe, expect, it } from "vitest";
 import { decodeAnalysisRequest } from "../../artifacts/request.js";
 import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
+import { loadServiceSettings } from "../../config/env.js";
 import { buildAnalysisGraph } from "../../graph/build.js";
+import { Deadline } from "../../graph/deadline.js";
 import { createLimiter } from "../../graph/limiter.js";
 import { runAnalysis, StrictModeError } from "../../graph/run.js";
 import { createGate, passThroughKnowledge, testDeps } from "../support/analysis-deps.js";
@@ -37,7 +39,7 @@ const failingOnce = () => {
     if (calls++ === 0) throw new Error("knowledge index unavailable");
   });
 };
-const graph = buildAnalysisGraph({ SERVICE_AGENT_TIMEOUT_MS: 2_000 });
+const graph = buildAnalysisGraph();
 
 describe("analysis graph fan-out and join", () => {
   it("runs every analyzer once, then integrate once and advise once, with 4 artifacts", async () => {
@@ -85,18 +87,22 @@ describe("analysis graph fan-out and join", () => {
     expect(res.agent_results.CrossArtifactReasoningAgent!.error_message).toBeNull();
   });
 
-  it("reports a timed-out agent and finishes the rest (SERVICE_AGENT_TIMEOUT_MS)", async () => {
-    const fast = buildAnalysisGraph({ SERVICE_AGENT_TIMEOUT_MS: 200 });
+  it("reports a timed-out agent with its detector findings and finishes the rest (SERVICE_AGENT_TIMEOUT_MS)", async () => {
     const gate = createGate();
     let calls = 0;
     // The first analyzer to ask for citations hangs; the others pass.
     const knowledge = passThroughKnowledge(async () => { if (calls++ === 0) await gate.wait(); });
     const ctx = decodeAnalysisRequest(sample("full-image-classification.json"), "r");
-    const res = await runAnalysis(fast, ctx, testDeps({ knowledge }), { workers: 3 });
+    const settings = loadServiceSettings({ SERVICE_AGENT_TIMEOUT_MS: "200" });
+    const [inTime, late] = [await runAnalysis(graph, ctx, testDeps(), { workers: 3 }), await runAnalysis(graph, ctx, testDeps({ knowledge, settings }), { workers: 3 })];
     gate.open();
-    const timedOut = Object.entries(res.error_messages).filter(([, m]) => /timed out after 200 ms/.test(m));
+    const timedOut = Object.entries(late.error_messages).filter(([, m]) => m === "timed out after 200 ms (SERVICE_AGENT_TIMEOUT_MS); detector findings kept");
     expect(timedOut).toHaveLength(1);
-    expect(Object.keys(res.agent_results)).toHaveLength(6);
+    const [agent] = timedOut[0]!;
+    // Its detectors had run before the hang: their findings are all there, uncited.
+    expect(late.agent_results[agent]!.findings.map((f) => f.id)).toEqual(inTime.agent_results[agent]!.findings.map((f) => f.id));
+    expect(late.agent_results[agent]!.findings.length).toBeGreaterThan(0);
+    expect(Object.keys(late.agent_results)).toHaveLength(6);
   });
 
   it("makes any agent failure a StrictModeError with strict: true", async () => {
@@ -108,10 +114,10 @@ describe("analysis graph fan-out and join", () => {
 
   it("stops when the request is aborted", async () => {
     const gate = createGate();
-    const ac = new AbortController();
+    const deadline = new Deadline();
     const ctx = decodeAnalysisRequest(sample("full-image-classification.json"), "r");
-    const run = runAnalysis(graph, ctx, testDeps({ knowledge: passThroughKnowledge(gate.wait) }), { workers: 3, signal: ac.signal });
-    setTimeout(() => ac.abort(new Error("client disconnected")), 20);
+    const run = runAnalysis(graph, ctx, testDeps({ knowledge: passThroughKnowledge(gate.wait), deadline }), { workers: 3 });
+    setTimeout(() => deadline.abort(new Error("client disconnected")), 20);
     await expect(run).rejects.toThrow();
     gate.open();
   });

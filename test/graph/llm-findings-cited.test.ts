@@ -30,7 +30,7 @@ const addingModel: LlmPort = {
 describe("findings the model adds", () => {
   it("are cited like detector findings, and so are their recommendations", async () => {
     const ctx = decodeAnalysisRequest({ training_artifacts: { metrics: { train_loss: [2, 1.5, 1.2, 1.0, 0.9] } } }, "r");
-    const res = await runAnalysis(buildAnalysisGraph({ SERVICE_AGENT_TIMEOUT_MS: 5000 }), ctx, testDeps({ knowledge: citingKnowledge, llm: addingModel }), { workers: 3 });
+    const res = await runAnalysis(buildAnalysisGraph(), ctx, testDeps({ knowledge: citingKnowledge, llm: addingModel }), { workers: 3 });
     const training = res.agent_results.TrainingArtifactsAnalyzer!;
     const added = training.findings.find((f) => f.id === "training.llm_noticed")!;
     expect(added.source).toBe("llm");

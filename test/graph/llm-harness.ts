@@ -6,6 +6,7 @@ import { loadServiceSettings, type RawEnv } from "../../config/env.js";
 import { createLogger } from "../../config/logger.js";
 import { buildAnalysisGraph } from "../../graph/build.js";
 import type { AnalysisDeps } from "../../graph/context.js";
+import { Deadline } from "../../graph/deadline.js";
 import type { AnalysisResponse } from "../../graph/response.js";
 import { runAnalysis } from "../../graph/run.js";
 import { createKnowledgeBase } from "../../knowledge/create.js";
@@ -51,14 +52,14 @@ export async function startLlmHarness(script: FakeScript | null, options: Harnes
         { timeoutMs: settings.SERVICE_LLM_TIMEOUT_MS, maxRetries: settings.SERVICE_LLM_MAX_RETRIES, logger },
       )
     : null;
-  const graph = buildAnalysisGraph(settings);
+  const graph = buildAnalysisGraph();
   let requests = 0;
   return {
     fake,
     port,
     analyze: (body) => {
       const context = decodeAnalysisRequest(body, `test-${++requests}`);
-      const deps: AnalysisDeps = { settings, logger, knowledge, llm: port, analyzerSlots: null, workspace: null };
+      const deps: AnalysisDeps = { settings, logger, knowledge, llm: port, analyzerSlots: null, deadline: new Deadline(), workspace: null };
       return runAnalysis(graph, context, deps, { workers: settings.SERVICE_ANALYZER_WORKERS });
     },
     close: async () => {

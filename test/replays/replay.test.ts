@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../config/logger.js";
 import type { AnalysisDeps } from "../../graph/context.js";
+import { Deadline } from "../../graph/deadline.js";
 import { createLlmPort } from "../../llm/openai-port.js";
 import { parseFixture, type RecordedTask, type ReplayFixture, replayFetch, serializeFixture } from "../../llm/replay.js";
 import { createServiceRuntime } from "../../server/runtime.js";
@@ -23,7 +24,7 @@ function replayDeps(fixture: ReplayFixture): AnalysisDeps {
     { apiKey: null, baseUrl: "http://replay.invalid/v1", modelName: fixture.model.name, temperature: fixture.model.temperature, maxTokens: fixture.model.max_tokens, cache: false, trackUsage: false },
     { timeoutMs: 10_000, maxRetries: 0, logger, fetch: replayFetch(fixture.llm) },
   );
-  return { settings: runtime.settings, logger, knowledge: runtime.knowledge, llm, analyzerSlots: null, workspace: null };
+  return { settings: runtime.settings, logger, knowledge: runtime.knowledge, llm, analyzerSlots: null, deadline: new Deadline(), workspace: null };
 }
 
 /** What the fixture can hold: JSON, with undefined fields dropped. */

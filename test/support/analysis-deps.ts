@@ -1,6 +1,7 @@
 import { loadServiceSettings } from "../../config/env.js";
 import { createLogger } from "../../config/logger.js";
 import type { AnalysisDeps } from "../../graph/context.js";
+import { Deadline } from "../../graph/deadline.js";
 import type { KnowledgePort } from "../../knowledge/port.js";
 
 /** Knowledge that cites nothing; optionally waits on a gate per call (to hold analyses open in tests). */
@@ -39,6 +40,7 @@ export function testDeps(overrides: Partial<AnalysisDeps> = {}): AnalysisDeps {
     knowledge: passThroughKnowledge(),
     llm: null,
     analyzerSlots: null,
+    deadline: new Deadline(),
     workspace: null,
     ...overrides,
   };

@@ -5,6 +5,7 @@ import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
 import type { Recommendation } from "../../../graph/result.js";
 import { loadCorpus } from "../../../knowledge/load-corpus.js";
 import { analyzeRequest } from "../../../server/analyze-request.js";
+import { Deadline } from "../../../graph/deadline.js";
 import { createServiceRuntime, type ServiceRuntime } from "../../../server/runtime.js";
 
 const known = new Set(loadCorpus().map((d) => d.id));
@@ -25,7 +26,7 @@ beforeAll(() => {
 
 async function analyze(file: string) {
   const body = parseTolerantJson(readFileSync(new URL(file, SAMPLES), "utf8"));
-  return analyzeRequest(runtime, body, { requestId: file, logger: createLogger("silent"), signal: new AbortController().signal });
+  return analyzeRequest(runtime, body, { requestId: file, logger: createLogger("silent"), deadline: new Deadline() });
 }
 
 describe("citations in responses for the sample artifacts (deterministic mode)", () => {

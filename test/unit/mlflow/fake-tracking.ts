@@ -2,6 +2,7 @@ import { ByteBudget } from "../../../artifacts/mlflow/budget.js";
 import { MlflowClient } from "../../../artifacts/mlflow/client.js";
 import { trackingEndpoint } from "../../../artifacts/mlflow/endpoint.js";
 import { MlflowTransport, type TransportOptions } from "../../../artifacts/mlflow/transport.js";
+import { Deadline } from "../../../graph/deadline.js";
 
 /** One request the fake server saw. */
 export interface SeenRequest {
@@ -46,7 +47,7 @@ export function fakeTransport(fetchImpl: typeof fetch, options: Partial<Transpor
   return new MlflowTransport({
     endpoint: trackingEndpoint({ SERVICE_MLFLOW_TRACKING_URI: TRACKING_URI }),
     timeoutMs: 5_000,
-    signal: new AbortController().signal,
+    deadline: new Deadline(),
     budget: new ByteBudget(1 << 20, { bytes: 1 << 16, variable: "SERVICE_MAX_DOWNLOAD_FILE_BYTES" }, { bytes: 1 << 16, variable: "SERVICE_MAX_BODY_BYTES" }),
     fetch: fetchImpl,
     sleep: async () => undefined,

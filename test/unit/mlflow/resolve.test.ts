@@ -7,6 +7,7 @@ import { decodeAnalysisRequest } from "../../../artifacts/request.js";
 import { needsTrackingServer, resolveReferences } from "../../../artifacts/resolve.js";
 import { loadServiceSettings } from "../../../config/env.js";
 import { createLogger } from "../../../config/logger.js";
+import { Deadline } from "../../../graph/deadline.js";
 import { fakeClient, fakeFetch, json, runAnswer, TRACKING_URI } from "./fake-tracking.js";
 
 const settings = (env: Record<string, string> = { SERVICE_MLFLOW_TRACKING_URI: TRACKING_URI }) => loadServiceSettings(env);
@@ -22,13 +23,13 @@ beforeEach(async () => {
 afterEach(() => rm(workspace, { recursive: true, force: true }));
 
 const resolve = (body: unknown, env?: Record<string, string>, fetchImpl: typeof globalThis.fetch = noNetwork) =>
-  resolveReferences(decodeAnalysisRequest(body, "req-1"), { settings: settings(env), signal: new AbortController().signal, workspace, logger, fetch: fetchImpl, sleep: async () => undefined });
+  resolveReferences(decodeAnalysisRequest(body, "req-1"), { settings: settings(env), deadline: new Deadline(), workspace, logger, fetch: fetchImpl, sleep: async () => undefined });
 
 describe("resolveReferences", () => {
   it("passes a context that names nothing on the server through untouched, without a network call", async () => {
     const body = { dataset_name: "d", training_artifacts: { metrics: { loss: [1, 0.5] } } };
     const context = decodeAnalysisRequest(body, "req-1");
-    const out = await resolveReferences(context, { settings: settings(), signal: new AbortController().signal, workspace, logger, fetch: noNetwork });
+    const out = await resolveReferences(context, { settings: settings(), deadline: new Deadline(), workspace, logger, fetch: noNetwork });
     expect(out).toBe(context);
     // Without a server, a checkpoint URI stays metadata-only and a bare dataset name is not looked up.
     expect(await resolve({ model_checkpoint_artifacts: { checkpoint_path: "runs:/abc/model.ckpt" } }, {})).toMatchObject({ artifacts: [{ kind: "checkpoint" }] });

@@ -4,6 +4,7 @@ import { ByteBudget } from "../../../artifacts/mlflow/budget.js";
 import { trackingEndpoint } from "../../../artifacts/mlflow/endpoint.js";
 import { isMlflowError, MlflowError } from "../../../artifacts/mlflow/errors.js";
 import { GetRunResponse } from "../../../artifacts/mlflow/schemas.js";
+import { Deadline } from "../../../graph/deadline.js";
 import { fakeFetch, fakeTransport, json, runAnswer, TRACKING_URI } from "./fake-tracking.js";
 
 const refused = () => {
@@ -106,7 +107,7 @@ describe("transport", () => {
   });
 
   it("rethrows the caller's abort as is and stops retrying", async () => {
-    const caller = new AbortController();
+    const caller = new Deadline();
     const { fetch, seen } = fakeFetch({
       "/a": () => {
         caller.abort(new Error("client disconnected"));
@@ -114,7 +115,7 @@ describe("transport", () => {
         throw new Error("unreachable");
       },
     });
-    const err = await fakeTransport(fetch, { signal: caller.signal }).json(z.unknown(), "x", "/a").catch((e: unknown) => e);
+    const err = await fakeTransport(fetch, { deadline: caller }).json(z.unknown(), "x", "/a").catch((e: unknown) => e);
     expect(err).toEqual(new Error("client disconnected"));
     expect(seen).toHaveLength(1);
   });

@@ -1,0 +1,57 @@
+import { readFileSync } from "node:fs";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createGate, passThroughKnowledge } from "../support/analysis-deps.js";
+import { collectGarbageRepeatedly } from "../support/gc.js";
+import { postJson, type RunningService, startService } from "../support/http-service.js";
+import { postForEvents, readSse } from "../support/sse.js";
+
+const FULL = readFileSync(new URL("../fixtures/samples/full-image-classification.json", import.meta.url), "utf8");
+const DETAIL = "the analysis did not finish within 1500 ms (SERVICE_REQUEST_TIMEOUT_MS); it was stopped";
+
+/**
+ * The request time-out must fire however often garbage is collected (issue #22: an AbortSignal.timeout held
+ * only inside AbortSignal.any was collected with its timer, and GC-heavy requests answered 200 seconds late).
+ * Citing hangs on a gate that never opens, so only the deadline can end these requests; were its timer lost,
+ * the test would time out instead. Every route that runs an analysis is here; the MLflow pull is in
+ * test/int/mlflow/pull.test.ts (a stalled download). A future POST /v1/compare belongs in this file too.
+ */
+describe("the request time-out while garbage is collected", () => {
+  const gate = createGate();
+  let svc: RunningService;
+  let stopCollecting: () => void;
+  beforeAll(async () => {
+    svc = await startService({ SERVICE_LOG_LEVEL: "silent", SERVICE_REQUEST_TIMEOUT_MS: "1500" }, { knowledge: passThroughKnowledge(gate.wait) });
+  });
+  beforeEach(() => {
+    stopCollecting = collectGarbageRepeatedly();
+  });
+  afterEach(async () => {
+    stopCollecting();
+    expect(gate.waiting).toBeGreaterThan(0);
+    await expect.poll(() => svc.service.admission.inFlight).toBe(0);
+  });
+  afterAll(async () => {
+    gate.open();
+    await svc.close();
+  });
+
+  it("answers 504 to JSON analyses, several at once", async () => {
+    const answers = await Promise.all([1, 2, 3].map(() => postJson(`${svc.url}/v1/analyse`, FULL)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(504);
+      expect(answer.json).toMatchObject({ code: "TIMEOUT", detail: DETAIL });
+    }
+  });
+
+  it("ends a server-sent event stream with the TIMEOUT error event", async () => {
+    const events = await readSse(await postForEvents(`${svc.url}/v1/analyse`, FULL));
+    expect(events[0]!.event).toBe("run_started");
+    expect(events.at(-1)).toMatchObject({ event: "error", data: { code: "TIMEOUT", detail: DETAIL } });
+  });
+
+  it("answers 504 to POST /v1/report", async () => {
+    const answer = await postJson(`${svc.url}/v1/report`, FULL);
+    expect(answer.status).toBe(504);
+    expect(answer.json).toMatchObject({ code: "TIMEOUT", detail: DETAIL });
+  });
+});
