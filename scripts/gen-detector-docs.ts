@@ -1,5 +1,6 @@
-// Writes docs/detectors.md: the catalog of every analyzer's detectors (ids, rules, thresholds, basis) and the
-// training detectors' figures measured on the seeded synthetic-history generator. Deterministic: the same code
+// Writes docs/detectors.md: the catalog of every analyzer's detectors (ids, rules, thresholds, basis), the
+// training detectors' figures measured on the seeded synthetic-history generator and the check-report detectors'
+// figures on the real-output corpus. Deterministic: the same code
 // gives the same file. Run: npx tsx scripts/gen-detector-docs.ts
 import { writeFileSync } from "node:fs";
 import { SEVERITIES, type Severity } from "../graph/result.js";
@@ -7,6 +8,7 @@ import type { DetectorInfo } from "../nodes/catalog.js";
 import { trainingDetectors } from "../nodes/training/catalog.js";
 import { type FaultFigures, type HealthyFigures, measureFaults, measureHealthy } from "../test/support/detector-calibration.js";
 import { HEALTHY_KINDS } from "../test/support/synthetic-history.js";
+import { type CorpusFigures, measureCheckReportCorpus } from "../test/support/real-corpus.js";
 
 const HEALTHY_RUNS = 1000;
 const FAULT_CASES = 100;
@@ -61,10 +63,25 @@ function faultTable(figures: Array<{ strong: FaultFigures; weak: FaultFigures }>
   ].join("\n");
 }
 
+function checkCorpusTable(rows: CorpusFigures[]): string {
+  const perReport = (n: number, items: number) => (items ? (n / items).toFixed(2) : "–");
+  const lines = rows.map(
+    (r) =>
+      `| ${r.group} | ${r.items} (${r.healthy} healthy) | ${r.expected} | ${percent(r.found, r.expected)} | ${percent(r.foundAnySeverity, r.expected)} | ${r.severeOnHealthy} | ${perReport(r.findingsBefore, r.items)} | ${perReport(r.findingsAfter, r.items)} |`,
+  );
+  return [
+    "| tool | items | expected findings | found at the expected severity | found at any severity | high or critical on healthy items | findings per report before grouping | after grouping |",
+    "|---|---|---|---|---|---|---|---|",
+    ...lines,
+  ].join("\n");
+}
+
 async function main(): Promise<void> {
   const others = await Promise.all(OTHER_CATALOGS.map(async (c) => ({ ...c, detectors: await loadCatalog(c.module, c.name) })));
   const healthy = measureHealthy(HEALTHY_RUNS);
   const faults = measureFaults(FAULT_CASES);
+  const corpus = await measureCheckReportCorpus();
+  const corpusAll = corpus.at(-1)!;
   const total = trainingDetectors.length + others.reduce((n, c) => n + (c.detectors?.length ?? 0), 0);
   const sections = [
     "# Detector catalog",
@@ -96,9 +113,17 @@ async function main(): Promise<void> {
     "",
     faultTable(faults),
     "",
+    "## Check-report detectors measured on the real-output corpus",
+    "",
+    `Reports written by the tools themselves (\`scripts/fixtures/real/*_corpus.py\`: Evidently 0.7.23 current presets and legacy API, Deepchecks 0.19.1 suites and single checks, Great Expectations 1.24.1 validation and checkpoint results) on seeded tables with real faults, next to healthy ones; each item's expected findings were written before the detectors were changed (\`test/fixtures/real/<tool>/<item>/expected.json\`; ${corpusAll.knownGaps} items record a known gap and why). "Found" counts an expected finding present at its severity or worse, also when root-cause grouping merged it into another finding. Findings per report are counted as the checks analyzer returns them: before grouping, after merging findings of one id; after grouping, once findings that share a root cause (the drift checks of one report) are one. The same run is the test \`test/unit/checks/real-corpus.test.ts\`.`,
+    "",
+    checkCorpusTable(corpus),
+    "",
+    corpusAll.misses.length ? `Missed: ${corpusAll.misses.join("; ")}.` : "No expected finding is missed.",
+    "",
   ];
   writeFileSync(OUT, sections.join("\n"));
-  console.log(`wrote ${OUT.pathname}: ${total} detectors, ${healthy.runs} healthy runs, ${faults.length} fault types`);
+  console.log(`wrote ${OUT.pathname}: ${total} detectors, ${healthy.runs} healthy runs, ${faults.length} fault types, ${corpusAll.items} check reports`);
 }
 
 await main();

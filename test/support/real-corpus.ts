@@ -109,3 +109,50 @@ export function judgeItem(expectation: RealExpectation, findings: readonly Findi
   if (expectation.healthy) verdict.severeOnHealthy = findings.filter((f) => atLeast(f.severity, "high"));
   return verdict;
 }
+
+/** The corpus figures of one tool group (or of all), for docs/detectors.md. */
+export interface CorpusFigures {
+  group: string;
+  items: number;
+  healthy: number;
+  expected: number;
+  /** Expected findings found at their severity or worse. */
+  found: number;
+  /** Expected findings found at any severity. */
+  foundAnySeverity: number;
+  /** High or critical findings on healthy items. */
+  severeOnHealthy: number;
+  /** Findings over all items, before and after root-cause grouping. */
+  findingsBefore: number;
+  findingsAfter: number;
+  /** Items whose expectation records a known gap. */
+  knownGaps: number;
+  misses: string[];
+}
+
+function emptyFigures(group: string): CorpusFigures {
+  return { group, items: 0, healthy: 0, expected: 0, found: 0, foundAnySeverity: 0, severeOnHealthy: 0, findingsBefore: 0, findingsAfter: 0, knownGaps: 0, misses: [] };
+}
+
+/** Runs every check-report item and counts, per tool group and in all (the last row). */
+export async function measureCheckReportCorpus(): Promise<CorpusFigures[]> {
+  const rows = new Map<string, CorpusFigures>(CHECK_REPORT_GROUPS.map((g) => [g, emptyFigures(g)]));
+  const all = emptyFigures("all");
+  for (const item of checkReportItems()) {
+    const { findings, ungrouped } = await analyzeRealItem(item);
+    const v = judgeItem(item.expectation, findings);
+    for (const row of [rows.get(item.name.split("/")[0]!)!, all]) {
+      row.items++;
+      row.healthy += item.expectation.healthy ? 1 : 0;
+      row.expected += item.expectation.expected.length;
+      row.found += v.hits.length;
+      row.foundAnySeverity += v.hits.length + v.misses.filter((m) => m.got !== null).length;
+      row.severeOnHealthy += v.severeOnHealthy.length;
+      row.findingsBefore += ungrouped.length;
+      row.findingsAfter += findings.length;
+      row.knownGaps += item.expectation.known_gap ? 1 : 0;
+      row.misses.push(...v.misses.map((m) => `${item.name}: ${m.id} (expected ${m.expected}, got ${m.got ?? "nothing"})`));
+    }
+  }
+  return [...rows.values(), all];
+}
