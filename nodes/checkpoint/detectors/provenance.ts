@@ -66,9 +66,13 @@ export function detectHeaderOnly(info: CheckpointInfo): Finding[] {
   })];
 }
 
-/** The file is not a format the scanner reads (e.g. GGUF, ONNX, an unknown binary). */
+/**
+ * The file is not a format the scanner reads (e.g. GGUF, ONNX, an unknown binary). A truncated zip is not: it lost
+ * the central directory that names its data.pkl, and CK-09 says so.
+ */
 export function detectUnrecognizedFormat(info: CheckpointInfo): Finding[] {
   if (info.mode === "metadata_only" || (info.format !== "unknown" && info.format !== "gguf" && info.format !== "zip")) return [];
+  if (info.issues.some((i) => i.kind === "truncated")) return [];
   return [detectorFinding({
     id: "checkpoint.unrecognized_format",
     title: "Checkpoint format not scanned",

@@ -123,10 +123,13 @@ export function detectConstantTensors(info: CheckpointInfo): Finding[] {
   return out;
 }
 
-/** CK-05: weights whose RMS is more than 10× the He scale √(2/fan-in) (or variance > 10 without a shape). */
+/**
+ * CK-05: weights whose RMS is more than 10× the He scale √(2/fan-in) (or variance > 10 without a shape). A tensor
+ * holding NaN/Inf is CK-02's: statistics of its finite remainder say nothing (a diverged run read 8e17× here).
+ */
 export function detectExplodingWeights(info: CheckpointInfo): Finding[] {
   const hot = info.tensors.flatMap((t) => {
-    if (!isWeight(t) || !t.values || t.values.std === null) return [];
+    if (!isWeight(t) || !t.values || t.values.std === null || hasNonfiniteValues(t)) return [];
     const rms = Math.sqrt(t.values.std ** 2 + (t.values.mean ?? 0) ** 2);
     const f = fanIn(t);
     const limit = isEmbedding(t) ? 10 : f ? 10 * Math.sqrt(2 / f) : Math.sqrt(10);
@@ -145,11 +148,14 @@ export function detectExplodingWeights(info: CheckpointInfo): Finding[] {
   })];
 }
 
-/** CK-06 (proxy): more than half of a layer's output units have ~zero weights. */
+/**
+ * CK-06 (proxy): more than half of a layer's output units have ~zero weights. Not on a tensor holding NaN/Inf: next
+ * to a diverged unit's huge weights every other unit looks ~zero, a symptom of CK-02 and not dead units.
+ */
 export function detectDeadUnits(info: CheckpointInfo): Finding[] {
   const dead = info.tensors.filter((t) => {
     const v = t.values;
-    return isWeight(t) && !isEmbedding(t) && v?.units && v.deadUnits !== null && !allZero(t) && v.deadUnits / v.units > 0.5;
+    return isWeight(t) && !isEmbedding(t) && v?.units && v.deadUnits !== null && !allZero(t) && !hasNonfiniteValues(t) && v.deadUnits / v.units > 0.5;
   });
   if (dead.length === 0) return [];
   return [detectorFinding({

@@ -80,6 +80,14 @@ const SAFE = new Set([
   "omegaconf.dictconfig.DictConfig", "omegaconf.listconfig.ListConfig", "omegaconf.base.ContainerMetadata",
   "omegaconf.base.Metadata", "typing.Any", "pathlib.PosixPath", "pathlib.WindowsPath", "pathlib.Path",
   "datetime.datetime", "datetime.date", "datetime.timedelta",
+  // What the Hugging Face Trainer pickles into every checkpoint's training_args.bin (transformers 4.x–5.x,
+  // accelerate 1.x): dataclasses and str enums without __reduce__ or __setstate__ of their own, so unpickling only
+  // looks up enum members and stores field values.
+  "transformers.training_args.TrainingArguments", "transformers.training_args.OptimizerNames",
+  "transformers.trainer_utils.IntervalStrategy", "transformers.trainer_utils.SaveStrategy",
+  "transformers.trainer_utils.HubStrategy", "transformers.trainer_utils.SchedulerType",
+  "transformers.trainer_pt_utils.AcceleratorConfig", "accelerate.state.PartialState",
+  "accelerate.utils.dataclasses.DistributedType",
 ]);
 
 const TORCH_DTYPES = new Set([
