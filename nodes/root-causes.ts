@@ -1,7 +1,8 @@
-import { type Evidence, type Finding, severityRank } from "../graph/result.js";
+import { type Evidence, type Finding, type Severity, SeveritySchema, severityRank } from "../graph/result.js";
 
-/** Evidence value naming the finding a piece of evidence came from, once findings are grouped. */
+/** Evidence values naming the finding a piece of evidence came from, and that finding's own severity, once grouped. */
 export const FINDING_ID_KEY = "finding_id";
+export const FINDING_SEVERITY_KEY = "finding_severity";
 
 /**
  * Findings that one cause explains (one label shift seen by three checks, one loss rise seen by two training
@@ -20,12 +21,26 @@ export interface RootCause {
 
 /** Every finding id a (possibly merged) finding stands for: its own, then those of the findings merged into it. */
 export function coveredIds(f: Finding): string[] {
-  const merged = f.evidence.flatMap((e) => (typeof e.values?.[FINDING_ID_KEY] === "string" ? [e.values[FINDING_ID_KEY] as string] : []));
-  return [...new Set([f.id, ...merged])];
+  return groupedParts(f).map((p) => p.id);
 }
 
+/** The findings a (possibly merged) finding stands for, each with its own severity, the finding itself first. */
+export function groupedParts(f: Finding): Array<{ id: string; severity: Severity }> {
+  const parts = new Map<string, Severity | null>([[f.id, null]]);
+  for (const e of f.evidence) {
+    const id = e.values?.[FINDING_ID_KEY];
+    const severity = SeveritySchema.safeParse(e.values?.[FINDING_SEVERITY_KEY]);
+    if (typeof id === "string" && !parts.get(id)) parts.set(id, severity.success ? severity.data : null);
+  }
+  return [...parts].map(([id, severity]) => ({ id, severity: severity ?? f.severity }));
+}
+
+/** Evidence marked with the finding it came from (kept when it was marked by an earlier grouping). */
 function tagged(f: Finding): Evidence[] {
-  return f.evidence.map((e) => ({ ...e, values: { ...e.values, [FINDING_ID_KEY]: typeof e.values?.[FINDING_ID_KEY] === "string" ? e.values[FINDING_ID_KEY] : f.id } }));
+  return f.evidence.map((e) => ({
+    ...e,
+    values: { ...e.values, [FINDING_ID_KEY]: e.values?.[FINDING_ID_KEY] ?? f.id, [FINDING_SEVERITY_KEY]: e.values?.[FINDING_SEVERITY_KEY] ?? f.severity },
+  }));
 }
 
 /** One finding for a cause: the worst severity and highest confidence of its parts, every part's evidence once. */

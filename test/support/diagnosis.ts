@@ -31,7 +31,16 @@ export function allFindings(body: any): FindingLike[] {
 }
 
 export const ids = (body: any) => [...new Set(allFindings(body).map((f) => f.id))].sort();
-export const findingsWith = (body: any, id: string) => allFindings(body).filter((f) => f.id === id);
+/**
+ * Findings with this id, and findings another one holds after root-cause grouping (nodes/root-causes.ts), each at
+ * its own severity: a part of a merged finding answers for its id.
+ */
+export const findingsWith = (body: any, id: string): FindingLike[] =>
+  allFindings(body).flatMap((f) => {
+    if (f.id === id) return [f];
+    const part = f.evidence.find((e) => e.values?.finding_id === id);
+    return part ? [{ ...f, id, severity: (part.values?.finding_severity as Sev | undefined) ?? f.severity }] : [];
+  });
 
 /** The most severe severity among findings with this id, or null when absent. */
 export function worst(body: any, id: string): Sev | null {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Finding, Severity } from "../../../graph/result.js";
 import { detectorFinding } from "../../../nodes/findings.js";
-import { coveredIds, FINDING_ID_KEY, groupByRootCause, type RootCause } from "../../../nodes/root-causes.js";
+import { coveredIds, FINDING_ID_KEY, groupByRootCause, groupedParts, type RootCause } from "../../../nodes/root-causes.js";
 
 function finding(id: string, severity: Severity, artifact: string, confidence = 0.7): Finding {
   return detectorFinding({
@@ -32,6 +32,12 @@ describe("groupByRootCause", () => {
     expect(merged.description).toMatch(/^One shift, seen three ways: x\.label description\. x\.dataset title \(high\): x\.dataset description\. x\.feature title \(low\)/);
     expect(merged.evidence.map((e) => e.values?.[FINDING_ID_KEY])).toEqual(["x.label", "x.dataset", "x.feature"]);
     expect(coveredIds(merged)).toEqual(["x.label", "x.dataset", "x.feature"]);
+    // Each part keeps its own severity, for readers that ask about one of them.
+    expect(groupedParts(merged)).toEqual([
+      { id: "x.label", severity: "medium" },
+      { id: "x.dataset", severity: "high" },
+      { id: "x.feature", severity: "low" },
+    ]);
     expect(grouped[0]).toBe(other);
   });
 
