@@ -13,6 +13,7 @@ import { stringifyRequest } from "../request/json.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS } from "../transport/retry.js";
 import { sendWithRetry } from "../transport/send.js";
 import type { Io } from "./io.js";
+import { datasetPart } from "./dataset-part.js";
 import type { AnalyseOptions } from "./options.js";
 import { progressLine } from "./progress.js";
 import { describeSources } from "./report-sources.js";
@@ -71,6 +72,7 @@ async function emit(text: string, o: AnalyseOptions, io: Io): Promise<void> {
 export async function runAnalyse(o: AnalyseOptions, io: Io): Promise<ExitCode> {
   const err = palette(colourWanted(io.stderr.isTTY ?? false, io.env, o.noColor));
   const parts = o.paths.length > 0 ? await gatherParts(o, io, err) : [];
+  if (o.data) parts.push(await datasetPart({ ...o, data: o.data }, io, err));
   const { request, skipped } = assembleRequest(parts, o);
   io.stderr.write(describeSources([], skipped, err, o.quiet));
   const body = stringifyRequest(request);

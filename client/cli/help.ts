@@ -35,6 +35,7 @@ Examples:
   ml-diagnose analyse hf-output/ reports/drift.json --format markdown --output diagnosis.md
   ml-diagnose analyse run/ --fail-on high --format markdown >> "$GITHUB_STEP_SUMMARY"
   ml-diagnose analyse --mlflow-run 3f2a9c81d4e54b7f
+  ml-diagnose analyse run/ --data train.parquet --test test.csv.gz --target label
 
 Service:
   --server <url>          the service (default ${DEFAULT_SERVER}, or ML_DIAGNOSE_SERVER)
@@ -44,6 +45,11 @@ Service:
   --mlflow-run <id|uri>   have the service pull a run from its tracking server (run id or runs:/<id>/<path>)
   --server-paths          send the checkpoint's path instead of its statistics (the service reads the file:
                           it must run on this machine with the folder under SERVICE_ARTIFACT_ROOTS)
+
+Dataset (statistics computed here, docs/client-dataset.md):
+  --data <file>           training data: CSV, TSV, Parquet or JSON Lines (.gz for the text formats)
+  --test <file>           held-out data: adds train/test overlap and per-column drift
+  --target <column>       label column: class distribution per split
 
 Request:
   --dataset-name <name>   name the dataset in the report

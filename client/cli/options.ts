@@ -17,6 +17,9 @@ export const ANALYSE_OPTIONS = {
   "dry-run": { type: "boolean" },
   "server-paths": { type: "boolean" },
   "mlflow-run": { type: "string" },
+  data: { type: "string" },
+  test: { type: "string" },
+  target: { type: "string" },
   "dataset-name": { type: "string" },
   "model-name": { type: "string" },
   language: { type: "string" },
@@ -40,6 +43,10 @@ export interface AnalyseOptions {
   dryRun: boolean;
   serverPaths: boolean;
   mlflowRun: string | null;
+  /** `--data`, `--test`, `--target`: compute the dataset statistics here from data files (client/dataset). */
+  data: string | null;
+  test: string | null;
+  target: string | null;
   datasetName: string | null;
   modelName: string | null;
   language: string | null;
@@ -93,6 +100,9 @@ export function readAnalyseOptions(args: string[], env: Record<string, string | 
     dryRun: v["dry-run"] ?? false,
     serverPaths: v["server-paths"] ?? false,
     mlflowRun: v["mlflow-run"] ?? null,
+    data: v.data ?? null,
+    test: v.test ?? null,
+    target: v.target ?? null,
     datasetName: v["dataset-name"] ?? null,
     modelName: v["model-name"] ?? null,
     language: v.language ?? null,
@@ -106,8 +116,11 @@ export function readAnalyseOptions(args: string[], env: Record<string, string | 
   };
   if (options.help) return options;
   if (!/^https?:\/\/[^/]+/.test(options.server)) throw new ClientError("USAGE", `--server must be an http(s) URL such as ${DEFAULT_SERVER}, got '${options.server}'`);
-  if (options.paths.length === 0 && !options.mlflowRun) {
-    throw new ClientError("USAGE", "give at least one run folder or file, or --mlflow-run <id> (see `ml-diagnose analyse --help`)");
+  if (options.paths.length === 0 && !options.mlflowRun && !options.data) {
+    throw new ClientError("USAGE", "give at least one run folder or file, --data <file> or --mlflow-run <id> (see `ml-diagnose analyse --help`)");
+  }
+  if (!options.data && (options.test || options.target)) {
+    throw new ClientError("USAGE", `--${options.test ? "test" : "target"} goes with --data <train file>`);
   }
   if (format === "html" && failOn) {
     throw new ClientError("USAGE", "--fail-on needs the findings, which --format html does not return: run once with --format markdown or json for the gate");

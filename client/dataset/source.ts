@@ -114,6 +114,9 @@ async function checkCsvShape(engine: Engine, src: DataSource): Promise<void> {
     throw await raggedLine(engine, src, delim);
   }
   if (sniffed[0]?.header !== true) {
+    // A ragged short file can also make the sniffer doubt the header: the line that breaks the shape comes first.
+    const ragged = await raggedLine(engine, src, delim);
+    if (ragged.code === "RAGGED_ROWS") throw ragged;
     throw new DatasetError(
       "NO_HEADER",
       `${src.path}: line 1 looks like data, not a header; add a header row naming the columns`,
