@@ -48,8 +48,13 @@ export function createDebugRouter(intake: RequestHandler[]): Router {
   const samples = listSamples();
   const noStore = { "cache-control": "no-cache" };
 
+  // Every answer under /debug carries the page's policy, whichever path serves the page (/debug/assets/index.html too).
+  router.use("/debug", (_req, res, next) => {
+    res.set("content-security-policy", DEBUG_CSP);
+    next();
+  });
   router.get("/debug", (_req, res) => {
-    res.set({ "content-security-policy": DEBUG_CSP, ...noStore }).sendFile("index.html", { root: WEB_DIR });
+    res.set(noStore).sendFile("index.html", { root: WEB_DIR });
   });
   router.get("/debug/assets/mermaid.min.js", (_req, res) => {
     res.sendFile(MERMAID_BUNDLE, { maxAge: "1d" });
