@@ -26,8 +26,10 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function createApp(runtime: ServiceRuntime): ServiceApp {
   const app = express();
   app.disable("x-powered-by");
-  app.set("json replacer", (_key: string, value: unknown) => (typeof value === "bigint" ? Number(value) : value));
-  const { settings } = runtime;
+  const { settings, redactor } = runtime;
+  // Every JSON answer (results, error bodies, SSE events) is written through this: the configured secrets are
+  // removed by value wherever an upstream echoed them (an LLM gateway's error body quoting the Authorization header).
+  app.set("json replacer", (_key: string, value: unknown) => (typeof value === "bigint" ? Number(value) : typeof value === "string" ? redactor.text(value) : value));
   const admission = createAdmission({
     maxInFlight: settings.SERVICE_MAX_CONCURRENT_ANALYSES,
     maxPerClient: settings.SERVICE_MAX_CONCURRENT_PER_CLIENT,

@@ -97,7 +97,8 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     else log.info("request rejected", { status, code: body.code, detail: body.detail });
     if (res.headersSent) {
       // A stream already started: report in-band (SSE clients read an `error` event) and end.
-      if (!res.writableEnded) res.end(`event: error\ndata: ${JSON.stringify(body)}\n\n`);
+      const replacer = res.app.get("json replacer") as ((key: string, value: unknown) => unknown) | undefined;
+      if (!res.writableEnded) res.end(`event: error\ndata: ${JSON.stringify(body, replacer)}\n\n`);
       return;
     }
     res.status(status).set(headers).json(body);

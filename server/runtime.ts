@@ -9,12 +9,16 @@ import { describeLlmConfig, type LlmConfig, loadLlmConfig } from "../llm/config.
 import type { LruLlmCache } from "../llm/cache.js";
 import { createLlmPort } from "../llm/openai-port.js";
 import type { LlmPort } from "../llm/port.js";
+import { configuredSecrets, createRedactor, type Redactor, redactingLogger } from "./redaction.js";
 
 /** Everything built once at start-up and shared by all requests. */
 export interface ServiceRuntime {
   settings: Readonly<ServiceSettings>;
   llmConfig: LlmConfig | null;
+  /** Every log line goes through the redactor; responses through the app's JSON replacer (server/app.ts). */
   logger: Logger;
+  /** Removes the configured secrets (LLM key, MLflow token/password) from text the service passes on. */
+  redactor: Redactor;
   /** What the graph cites with (the knowledge base unless a test overrides it). */
   knowledge: KnowledgePort;
   /** The knowledge base itself: GET /v1/knowledge and the cache counters of /metrics. */
@@ -34,8 +38,9 @@ export interface RuntimeOverrides {
 /** Builds the runtime from the environment: settings, LLM configuration (spec §2.3), graph. */
 export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = {}): ServiceRuntime {
   const settings = loadServiceSettings(raw);
-  const logger = overrides.logger ?? createLogger(settings.SERVICE_LOG_LEVEL);
   const { config: llmConfig, warnings } = loadLlmConfig(raw);
+  const redactor = createRedactor(configuredSecrets(settings, llmConfig));
+  const logger = redactingLogger(overrides.logger ?? createLogger(settings.SERVICE_LOG_LEVEL), redactor);
   for (const warning of warnings) logger.warn(warning);
   if (llmConfig) checkLlmBudget(settings);
   const knowledgeBase = createKnowledgeBase({ settings, llmConfig, logger });
@@ -45,6 +50,7 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
     settings,
     llmConfig,
     logger,
+    redactor,
     knowledge: overrides.knowledge ?? knowledgeBase,
     knowledgeBase,
     llm: overrides.llm !== undefined ? overrides.llm : port,

@@ -27,7 +27,7 @@ export function createReportRouter(runtime: ServiceRuntime, admission: Admission
         debugOutputs: true,
       });
       const response = await untilDeadline(analysis, deadline, timeoutMs);
-      res.type("text/html; charset=utf-8").set("content-security-policy", REPORT_CSP).send(renderReportPage(response));
+      res.type("text/html; charset=utf-8").set("content-security-policy", REPORT_CSP).send(renderReportPage(runtime.redactor.deep(response)));
     } catch (err) {
       next(err);
     }

@@ -1,8 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** How the server answers: a fixed status and JSON body, or never (the request is held until its client leaves). */
-export type CountingReply = { status: number; body: unknown } | "hold";
+/**
+ * How the server answers: a status and JSON body (fixed, or made from the request's headers, e.g. to echo them as
+ * verbose servers do), or never (the request is held until its client leaves).
+ */
+export type CountingReply = { status: number; body: Record<string, unknown> | ((headers: http.IncomingHttpHeaders) => Record<string, unknown>) } | "hold";
 
 export interface CountingServer {
   url: string;
@@ -29,7 +32,8 @@ export async function startCountingServer(reply: CountingReply): Promise<Countin
       });
       return;
     }
-    res.writeHead(reply.status, { "content-type": "application/json" }).end(JSON.stringify(reply.body));
+    const body = typeof reply.body === "function" ? reply.body(req.headers) : reply.body;
+    res.writeHead(reply.status, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
