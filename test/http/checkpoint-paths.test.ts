@@ -7,6 +7,9 @@ import { postJson, type RunningService, startService } from "../support/http-ser
 const fixture = new URL("../fixtures/checkpoint/safetensors/benign-mlp.safetensors", import.meta.url).pathname;
 const hostile = new URL("../fixtures/checkpoint/pickle/process-os-system.pkl", import.meta.url).pathname;
 const trainerFolder = new URL("../fixtures/checkpoint/folders/hf-trainer/checkpoint-4", import.meta.url).pathname;
+/** Written by transformers' own Trainer (scripts/fixtures/real/checkpoint_corpus.py): a healthy run and one at lr 1e6. */
+const realTrainer = new URL("../fixtures/real/checkpoints/hf-trainer-checkpoint/checkpoint-6", import.meta.url).pathname;
+const realDiverged = new URL("../fixtures/real/checkpoints/hf-trainer-diverged/checkpoint-4", import.meta.url).pathname;
 
 describe("checkpoint_path on the HTTP API", () => {
   let root: string;
@@ -21,6 +24,8 @@ describe("checkpoint_path on the HTTP API", () => {
     copyFileSync(fixture, join(outside, "secret.safetensors"));
     symlinkSync(join(outside, "secret.safetensors"), join(root, "run1", "link.safetensors"));
     cpSync(trainerFolder, join(root, "hf", "checkpoint-4"), { recursive: true });
+    cpSync(realTrainer, join(root, "real", "checkpoint-6"), { recursive: true });
+    cpSync(realDiverged, join(root, "diverged", "checkpoint-4"), { recursive: true });
     cpSync(trainerFolder, join(root, "leaky", "checkpoint-4"), { recursive: true });
     symlinkSync(join(outside, "secret.safetensors"), join(root, "leaky", "checkpoint-4", "extra.safetensors"));
     svc = await startService({ SERVICE_ARTIFACT_ROOTS: root });
@@ -58,6 +63,15 @@ describe("checkpoint_path on the HTTP API", () => {
     expect(described).toContain("model.safetensors (weights)");
     expect(described).toContain("optimizer.pt (optimizer)");
     expect(agent.findings.filter((f: any) => f.severity === "high" || f.severity === "critical")).toEqual([]);
+  });
+
+  it("reads real Trainer checkpoint folders: nothing high on a healthy run, NaN weights critical on a diverged one", async () => {
+    const healthy = (await analyse(join(root, "real", "checkpoint-6"))).json.agent_results.ModelCheckpointArtifactsAnalyzer;
+    expect(healthy.error_message).toBeNull();
+    expect(healthy.analyzed_artifacts.join(" ")).toContain("training_args.bin (training_args)");
+    expect(healthy.findings.filter((f: any) => f.severity === "high" || f.severity === "critical")).toEqual([]);
+    const diverged = (await analyse(join(root, "diverged", "checkpoint-4"))).json.agent_results.ModelCheckpointArtifactsAnalyzer;
+    expect(diverged.findings.find((f: any) => f.id === "checkpoint.nonfinite_weights")?.severity).toBe("critical");
   });
 
   it("refuses a folder one of whose files escapes the roots through a symlink", async () => {

@@ -12,7 +12,7 @@ describe("checkpoint analyzer on the real-output corpus", () => {
     expect(items.map((i) => i.name)).toEqual(expect.arrayContaining([
       "torch-state-dict-healthy", "torch-state-dict-nan", "torch-state-dict-exploding", "torch-state-dict-fp16-overflow",
       "torch-state-dict-dead-layer", "safetensors-healthy", "lightning-save-checkpoint", "lightning-checkpoints-folder",
-      "hf-save-pretrained", "hf-sharded", "hf-trainer-checkpoint", "truncated-torch",
+      "hf-save-pretrained", "hf-sharded", "hf-trainer-checkpoint", "hf-trainer-diverged", "truncated-torch",
     ]));
   });
 
