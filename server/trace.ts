@@ -2,6 +2,8 @@ import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { ChainValues } from "@langchain/core/utils/types";
 import { isNodeTimeoutError } from "@langchain/langgraph";
 import { z } from "zod";
+import { isGroundingEvent } from "../llm/grounding/events.js";
+import { GroundingReportSchema } from "../llm/grounding/report.js";
 import { NODE, type NodeName } from "../nodes/names.js";
 
 /** How a node's run ended. */
@@ -19,6 +21,8 @@ export const SpanSchema = z.object({
   findings: z.number().int().nullable(),
   /** The node's error, or the error its agent recorded in error_messages. */
   error: z.string().nullable(),
+  /** What the grounding pass removed from the node's model answer (counts and reasons, never the text). */
+  grounding: GroundingReportSchema.pick({ checked: true, grounded: true, removed: true, reasons: true }).optional(),
 });
 export type Span = z.infer<typeof SpanSchema>;
 
@@ -52,7 +56,7 @@ export class SpanCollector extends BaseCallbackHandler {
   name = "span-collector";
   override awaitHandlers = true;
   readonly spans: Span[] = [];
-  private readonly open = new Map<string, SpanStart & { t: number }>();
+  private readonly open = new Map<string, SpanStart & { t: number; grounding?: Span["grounding"] }>();
   private readonly origin: number;
 
   constructor(
@@ -88,6 +92,14 @@ export class SpanCollector extends BaseCallbackHandler {
     this.listener.started?.(start);
   }
 
+  /** The port announces a grounding report from inside the node's run: the event's run is the node's. */
+  override handleCustomEvent(eventName: string, data: unknown, runId: string): void {
+    const open = this.open.get(runId);
+    if (!open || !isGroundingEvent(eventName, data)) return;
+    const { checked, grounded, removed, reasons } = data.report;
+    open.grounding = { checked, grounded, removed, reasons };
+  }
+
   override handleChainEnd(outputs: ChainValues, runId: string): void {
     const { findings, error } = readUpdate(outputs);
     this.close(runId, error ? "error" : "ok", findings, error);
@@ -102,8 +114,8 @@ export class SpanCollector extends BaseCallbackHandler {
     const open = this.open.get(runId);
     if (!open) return;
     this.open.delete(runId);
-    const { t, ...start } = open;
-    const span: Span = { ...start, duration_ms: round(this.now() - t), outcome, findings, error };
+    const { t, grounding, ...start } = open;
+    const span: Span = { ...start, duration_ms: round(this.now() - t), outcome, findings, error, ...(grounding && { grounding }) };
     this.spans.push(span);
     this.listener.finished?.(span);
   }

@@ -13,17 +13,23 @@ const ONLY = Object.values(ISO3);
 /** Below this many letters (ids, numbers and identifiers removed) franc's guess is not trusted. */
 export const MIN_LETTERS = 40;
 /**
- * The asked language passes when franc scores it at least this share of its best guess: close languages
- * (Danish and English, Spanish and Portuguese) score near each other on short texts, so only a clear loser fails.
+ * Languages franc confuses on short texts: reading a sibling of the asked language is not a mismatch. franc's
+ * scores are no help there: on a few hundred letters of English prose it scores Danish, French and Dutch all
+ * above 0.95 of English, so only its first guess is used.
  */
-export const MIN_RELATIVE_SCORE = 0.85;
+const SIBLINGS: readonly (readonly string[])[] = [
+  ["spa", "por"],
+  ["dan", "nob", "swe"],
+  ["rus", "ukr"],
+];
+const siblings = (a: string, b: string) => a === b || SIBLINGS.some((group) => group.includes(a) && group.includes(b));
 
-/** The prose of model texts: ids, metric names, numbers, code and bracketed tags removed. */
+/** The prose of model texts: ids, metric names, CamelCase names, numbers, code and bracketed tags removed. */
 export function proseOf(texts: readonly string[]): string {
   return texts
     .join("\n")
     .replace(/\[[^\]]{0,12}\]/gu, " ")
-    .replace(/\S*[\d_./\\=<>{}@#]\S*/gu, " ")
+    .replace(/\S*(?:[\d_/\\=<>{}@#]|\.(?=[\p{L}\d])|\p{Ll}\p{Lu})\S*/gu, " ")
     .replace(/\s+/gu, " ")
     .trim();
 }
@@ -43,11 +49,9 @@ export function readLanguage(texts: readonly string[], asked: Language): Languag
   const prose = proseOf(texts);
   const letters = prose.match(/\p{L}/gu)?.length ?? 0;
   if (!expected || letters < MIN_LETTERS) return { detected: null, matches: null };
-  const scores = francAll(prose, { only: ONLY, minLength: MIN_LETTERS });
-  const [best] = scores;
+  const [best] = francAll(prose, { only: ONLY, minLength: MIN_LETTERS });
   if (!best || best[0] === "und") return { detected: null, matches: null };
-  const score = scores.find(([code]) => code === expected)?.[1] ?? 0;
-  return { detected: ISO1.get(best[0]) ?? best[0], matches: score >= MIN_RELATIVE_SCORE };
+  return { detected: ISO1.get(best[0]) ?? best[0], matches: siblings(best[0], expected) };
 }
 
 /** Whether franc can check a language (the service answers the others unchecked). */
