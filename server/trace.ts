@@ -1,6 +1,5 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { ChainValues } from "@langchain/core/utils/types";
-import { isNodeTimeoutError } from "@langchain/langgraph";
 import { z } from "zod";
 import { isGroundingEvent } from "../llm/grounding/events.js";
 import { GroundingReportSchema } from "../llm/grounding/report.js";
@@ -102,12 +101,12 @@ export class SpanCollector extends BaseCallbackHandler {
 
   override handleChainEnd(outputs: ChainValues, runId: string): void {
     const { findings, error } = readUpdate(outputs);
-    this.close(runId, error ? "error" : "ok", findings, error);
+    // An analyzer past its budget returns what it kept with this error (nodes/analyzer.ts): a time-out, not a fault.
+    this.close(runId, error?.startsWith("timed out after") ? "timeout" : error ? "error" : "ok", findings, error);
   }
 
   override handleChainError(err: Error, runId: string): void {
-    const outcome = isNodeTimeoutError(err) ? "timeout" : err?.name === "AbortError" ? "aborted" : "error";
-    this.close(runId, outcome, null, err?.message ?? String(err));
+    this.close(runId, err?.name === "AbortError" ? "aborted" : "error", null, err?.message ?? String(err));
   }
 
   private close(runId: string, outcome: Span["outcome"], findings: number | null, error: string | null): void {

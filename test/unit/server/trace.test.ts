@@ -1,4 +1,3 @@
-import { NodeTimeoutError } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { type Span, SpanCollector, type SpanStart } from "../../../server/trace.js";
 
@@ -47,21 +46,23 @@ describe("SpanCollector", () => {
     expect(c.spans).toEqual([]);
   });
 
-  it("tells a node time-out and an abort from other errors", () => {
+  it("tells an analyzer that ran out of its budget and an abort from other errors", () => {
     const clock = manualClock();
     const c = new SpanCollector({}, clock.now);
     start(c, "a", "analyzeTraining", 2);
     start(c, "b", "analyzeCheckpoint", 2);
     start(c, "c", "integrate", 3);
     clock.advance(100);
-    c.handleChainError(new NodeTimeoutError({ node: "analyzeTraining", elapsed: 100, kind: "run", runTimeout: 100 }), "a");
+    const timedOut = "timed out after 100 ms (SERVICE_AGENT_TIMEOUT_MS); detector findings kept";
+    c.handleChainEnd({ agentResults: { TrainingArtifactsAnalyzer: { findings: [{}, {}] } }, errors: { TrainingArtifactsAnalyzer: timedOut } }, "a");
     c.handleChainError(Object.assign(new Error("This operation was aborted"), { name: "AbortError" }), "b");
     c.handleChainError(new Error("boom"), "c");
     expect(c.spans.map((s) => [s.node, s.outcome, s.findings])).toEqual([
-      ["analyzeTraining", "timeout", null],
+      ["analyzeTraining", "timeout", 2],
       ["analyzeCheckpoint", "aborted", null],
       ["integrate", "error", null],
     ]);
+    expect(c.spans[0]!.error).toBe(timedOut);
     expect(c.spans[2]!.error).toBe("boom");
   });
 });
