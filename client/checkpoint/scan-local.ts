@@ -13,7 +13,11 @@ export interface LocalCheckpoint {
   bytesScanned: number;
 }
 
-/** What a scan found that only a scanned file shows: dangerous imports, unverifiable parts, a damaged file. */
+/**
+ * What a scan found that request metadata cannot carry (the service reads these facts only from a file it scans
+ * itself): dangerous imports, unverifiable parts, a damaged file, non-finite optimizer state. `--server-paths`
+ * gets them into the report when the service runs on this machine.
+ */
 function scanWarnings(scan: CheckpointScan): string[] {
   const out: string[] = [];
   for (const p of scan.pickles) {
@@ -24,6 +28,8 @@ function scanWarnings(scan: CheckpointScan): string[] {
   }
   for (const u of scan.unverified) out.push(`${u.entry} could not be checked for unsafe pickles: ${u.reason}`);
   for (const i of scan.issues) out.push(`damaged checkpoint (${i.kind}): ${i.detail}`);
+  const diverged = scan.tensors.filter((t) => t.group === "optimizer" && t.stats && t.stats.nanCount + t.stats.posInfCount + t.stats.negInfCount > 0);
+  if (diverged.length > 0) out.push(`optimizer state holds NaN/Inf in ${diverged.length} tensor(s) (${diverged[0]!.name}…): resuming from this checkpoint continues a diverged run`);
   return out;
 }
 

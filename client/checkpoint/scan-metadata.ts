@@ -17,6 +17,8 @@ function perTensor(t: ScannedTensor): Record<string, unknown> {
     nan_count: s.nanCount,
     inf_count: s.posInfCount + s.negInfCount,
     zero_fraction: s.count > 0 ? s.zeroCount / s.count : null,
+    units: s.units,
+    dead_units: s.deadUnits,
   };
 }
 
@@ -54,10 +56,12 @@ function lightningKeys(l: LightningState, tensors: readonly ScannedTensor[]): Re
 }
 
 /**
- * `model_checkpoint_artifacts.metadata` for a checkpoint scanned on this machine: format, size, parameter count,
- * dtypes, what a folder's config.json/trainer_state.json say, Lightning state, and `tensor_stats` for the model's
- * tensors (optimizer state is summarized, not sent as weights). The service runs the same detectors on these
- * statistics as on a file it scans itself.
+ * `model_checkpoint_artifacts.metadata` for a checkpoint scanned on this machine: format, size, dtypes, what a folder's config.json/trainer_state.json say, Lightning state, and `tensor_stats` for the model's
+ * tensors (optimizer state is summarized, not sent as weights). No `num_parameters`: the service counts them
+ * from the rows as from a scanned file (buffers excluded), so they cannot disagree; no `size_bytes` either: rows
+ * carry no storage identity, so tied weights would count twice against the file size (the local scan checks the
+ * file's integrity itself, see scan-local.ts). The service runs the same
+ * detectors on these statistics as on a file it scans itself.
  */
 export function checkpointMetadata(scan: CheckpointScan): Record<string, unknown> {
   const model = scan.tensors.filter((t) => t.group === "model");
@@ -69,12 +73,9 @@ export function checkpointMetadata(scan: CheckpointScan): Record<string, unknown
     checkpoint_name: basename(scan.path),
     ...scan.folder?.metadata,
     format: scan.format,
-    size_bytes: scan.fileSize,
-    num_parameters: model.reduce((n, t) => n + t.numel, 0),
     dtypes,
     ...(scan.lightning ? lightningKeys(scan.lightning, scan.tensors) : { has_optimizer_state: optimizer.length > 0 }),
     ...(scan.trainingState ? { training_state: scan.trainingState } : {}),
-    ...(optimizer.some((t) => nonfinite(t) > 0) ? { optimizer_state_nonfinite_tensors: optimizer.filter((t) => nonfinite(t) > 0).length } : {}),
     tensor_stats: {
       num_tensors: model.length,
       nan_count: model.reduce((n, t) => n + (t.stats?.nanCount ?? 0), 0),

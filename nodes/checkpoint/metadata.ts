@@ -29,6 +29,9 @@ const PerTensorSchema = z.looseObject({
   nan_count: count,
   inf_count: count,
   zero_fraction: stat,
+  /** Output units (first dimension) the client tracked, and how many have ~zero weights (the dead-unit proxy). */
+  units: count,
+  dead_units: count,
 });
 
 /** The client's aggregate `tensor_stats`; a malformed field reads as null rather than discarding the block. */
@@ -85,8 +88,8 @@ export function clientTensorRecords(stats: ClientTensorStats | null): TensorReco
         mean: numberOr(t.mean),
         std: numberOr(t.std),
         maxAbs,
-        units: null,
-        deadUnits: null,
+        units: t.units,
+        deadUnits: t.dead_units,
         nonfiniteStats: Object.keys(nonfiniteStats).length > 0 ? nonfiniteStats : null,
       },
     }];
