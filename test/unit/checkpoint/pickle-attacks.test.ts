@@ -35,7 +35,7 @@ const ATTACKS: Array<[module: string, name: string]> = [
   // __reduce__ through builtins (Python 3 and Python 2 names)
   ["builtins", "eval"], ["builtins", "exec"], ["builtins", "getattr"], ["builtins", "__import__"], ["builtins", "compile"],
   ["builtins", "open"], ["builtins", "breakpoint"], ["builtins", "globals"], ["__builtin__", "eval"], ["__builtin__", "exec"],
-  ["__builtin__", "apply"],
+  ["__builtin__", "apply"], ["__builtin__", "compile"], ["__builtin__", "getattr"],
   // processes
   ["os", "system"], ["posix", "system"], ["nt", "system"], ["os", "popen"], ["subprocess", "Popen"], ["subprocess", "run"],
   ["subprocess", "check_output"], ["pty", "spawn"], ["_posixsubprocess", "fork_exec"], ["uuid", "_get_command_stdout"],
@@ -47,16 +47,24 @@ const ATTACKS: Array<[module: string, name: string]> = [
   ["urllib.request", "urlopen"], ["ssl", "get_server_certificate"], ["smtplib", "SMTP"],
   // code execution and interpreters
   ["runpy", "_run_code"], ["runpy", "run_path"], ["code", "InteractiveInterpreter.runcode"], ["timeit", "timeit"],
-  ["cProfile", "run"], ["profile", "Profile.run"], ["pdb", "run"], ["bdb", "Bdb.run"], ["pydoc", "pipepager"],
-  ["trace", "Trace.run"], ["doctest", "debug_script"], ["types", "CodeType"], ["pkgutil", "resolve_name"],
-  ["idlelib.pyshell", "ModifiedInterpreter.runcode"], ["lib2to3.pgen2.grammar", "Grammar.loads"], ["ctypes", "CDLL"],
+  ["cProfile", "run"], ["cProfile", "runctx"], ["profile", "run"], ["profile", "Profile.run"], ["profile", "Profile.runctx"],
+  ["pdb", "run"], ["bdb", "Bdb"], ["bdb", "Bdb.run"], ["pydoc", "pipepager"], ["pydoc", "locate"],
+  ["trace", "Trace.run"], ["trace", "Trace.runctx"], ["doctest", "debug_script"], ["types", "CodeType"], ["pkgutil", "resolve_name"],
+  ["idlelib.pyshell", "ModifiedInterpreter.runcode"], ["idlelib.pyshell", "ModifiedInterpreter.runcommand"],
+  ["idlelib.run", "Executive.runcode"], ["idlelib.autocomplete", "AutoComplete.fetch_completions"],
+  ["idlelib.autocomplete", "AutoComplete.get_entity"], ["idlelib.calltip", "Calltip.fetch_tip"], ["idlelib.calltip", "get_entity"],
+  ["idlelib.debugobj", "ObjectTreeItem.SetText"], ["lib2to3.pgen2.grammar", "Grammar.loads"],
+  ["lib2to3.pgen2.pgen", "ParserGenerator.make_label"], ["ctypes", "CDLL"],
   ["sys", "exit"], ["_pyrepl.pager", "pipe_pager"], ["test.support.script_helper", "assert_python_ok"],
   ["numpy.f2py.crackfortran", "getlincoef"],
   // filesystem
   ["shutil", "rmtree"], ["distutils.file_util", "write_file"], ["logging", "FileHandler"], ["_io", "FileIO"],
   // nested pickles and call gadgets
   ["pickle", "loads"], ["_pickle", "loads"], ["torch.serialization", "load"], ["functools", "partial"],
-  ["operator", "attrgetter"], ["_operator", "methodcaller"], ["cloudpickle.cloudpickle", "_make_function"],
+  ["operator", "attrgetter"], ["operator", "methodcaller"], ["_operator", "attrgetter"], ["_operator", "methodcaller"],
+  ["cloudpickle.cloudpickle", "_make_function"], ["cloudpickle.cloudpickle", "_builtin_type"],
+  ["cloudpickle.cloudpickle", "_function_setstate"], ["cloudpickle.cloudpickle", "_make_cell"],
+  ["cloudpickle.cloudpickle", "_make_empty_cell"], ["cloudpickle.cloudpickle", "subimport"],
   // package installation
   ["pip", "main"], ["venv", "create"], ["ensurepip", "_run_pip"],
   // torch gadgets of the GHSA advisories
@@ -64,6 +72,7 @@ const ATTACKS: Array<[module: string, name: string]> = [
   ["torch._dynamo.guards", "GuardBuilder.get"], ["torch.fx.experimental.symbolic_shapes", "ShapeEnv.evaluate_guards_expression"],
   ["torch.utils._config_module", "ConfigModule.load_config"], ["torch.utils.collect_env", "run"],
   ["torch.utils.data.datapipes.utils.decoder", "basichandlers"], ["torch.utils.bottleneck.__main__", "run_cprofile"],
+  ["torch.utils.bottleneck.__main__", "run_autograd_prof"],
 ];
 
 describe("every attack class, in every protocol and call style", () => {
