@@ -11,7 +11,10 @@ const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
 /** Every setting of the service except the LLM ones, validated once at start-up. */
 export const ServiceSettingsSchema = z.object({
   PORT: int(8844, 0, 65535),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Listen address: loopback unless said otherwise (HOST=0.0.0.0 in a container, behind its network). */
+  HOST: z.string().min(1).default("127.0.0.1"),
+  /** The debug page and /v1/graph: "1" on, "0" off; unset, on only while HOST is a loopback address. */
+  SERVICE_DEBUG_UI: z.enum(["0", "1"]).optional(),
   SERVICE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Analyzer workers running at once per analysis (spec §8: 3). */
   SERVICE_ANALYZER_WORKERS: int(3, 1, 64),
@@ -69,6 +72,19 @@ export type ServiceSettings = z.infer<typeof ServiceSettingsSchema>;
  */
 export function bodyTimeoutMs(settings: Pick<ServiceSettings, "SERVICE_BODY_TIMEOUT_MS" | "SERVICE_MAX_BODY_BYTES">): number {
   return settings.SERVICE_BODY_TIMEOUT_MS ?? Math.max(10_000, Math.ceil((2_000 * settings.SERVICE_MAX_BODY_BYTES) / 1024 ** 2));
+}
+
+/** Whether a listen address is reachable from this machine only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1" || host === "[::1]" || host.toLowerCase() === "localhost";
+}
+
+/**
+ * Whether the debug surfaces (GET /debug, GET /v1/graph, the LLM details of /readyz) are served: they describe
+ * the service's insides and run analyses from a page, so by default only a service bound to loopback serves them.
+ */
+export function debugUiEnabled(settings: Pick<ServiceSettings, "HOST" | "SERVICE_DEBUG_UI">): boolean {
+  return settings.SERVICE_DEBUG_UI === undefined ? isLoopbackHost(settings.HOST) : settings.SERVICE_DEBUG_UI === "1";
 }
 
 /** A configuration problem found at start-up; the message names the variable. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import express, { type Express } from "express";
+import { debugUiEnabled } from "../config/env.js";
 import { type Admission, createAdmission } from "./admission.js";
 import { cors } from "./cors.js";
 import { clientGone, errorMiddleware, ServiceError } from "./errors.js";
@@ -74,8 +75,14 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
   app.use(createHealthRouter(runtime, admission));
   app.use(createAnalyseRouter(runtime, admission));
   app.use(createReportRouter(runtime, admission));
-  app.use(createGraphRouter(runtime.graph));
-  app.use(createDebugRouter([admission.arrive, ...jsonBodyIntake(settings)]));
+  if (debugUiEnabled(settings)) {
+    app.use(createGraphRouter(runtime.graph));
+    app.use(createDebugRouter([admission.arrive, ...jsonBodyIntake(settings)]));
+  } else {
+    app.use(["/debug", "/v1/graph"], (req, _res, next) =>
+      next(new ServiceError("NOT_FOUND", 404, `${req.originalUrl.split("?")[0]} is off: the service listens beyond loopback (HOST); set SERVICE_DEBUG_UI=1 to serve the debug page and /v1/graph`)),
+    );
+  }
   app.use(createKnowledgeRouter(runtime.knowledgeBase));
   const openapi = buildOpenApiDocument();
   app.get("/openapi.json", (_req, res) => {

@@ -1,4 +1,5 @@
 import { Router } from "express";
+import { debugUiEnabled } from "../../config/env.js";
 import { describeLlmConfig } from "../../llm/config.js";
 import { type Admission, DRAINING_RETRY_AFTER } from "../admission.js";
 import type { ServiceRuntime } from "../runtime.js";
@@ -6,6 +7,7 @@ import type { ServiceRuntime } from "../runtime.js";
 /** GET /healthz (the process answers) and GET /readyz (graph compiled, not draining; reports LLM mode). */
 export function createHealthRouter(runtime: ServiceRuntime, admission: Admission): Router {
   const router = Router();
+  const debugUi = debugUiEnabled(runtime.settings);
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -15,7 +17,8 @@ export function createHealthRouter(runtime: ServiceRuntime, admission: Admission
     res.status(ready ? 200 : 503).json({
       status: ready ? "ready" : "draining",
       graph: runtime.graph.name ?? "analysis",
-      llm: describeLlmConfig(runtime.llmConfig),
+      // The model, endpoint and settings describe the deployment: only where the debug surfaces are served.
+      llm: debugUi ? describeLlmConfig(runtime.llmConfig) : { mode: runtime.llmConfig ? "llm" : "deterministic" },
       in_flight: admission.inFlight,
       max_in_flight: runtime.settings.SERVICE_MAX_CONCURRENT_ANALYSES,
       open_requests: admission.open,
