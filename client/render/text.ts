@@ -7,7 +7,8 @@ const indent = (text: string, pad: string) => text.split("\n").map((l) => `${pad
 function findingLines(f: Finding, p: Palette): string[] {
   const head = `  ${p.severity(f.severity, f.severity.toUpperCase().padEnd(8))} ${p.bold(f.title)} ${p.dim(`[${f.id}]`)}`;
   if (!DETAILED.includes(f.severity)) return [head];
-  return [head, ...f.evidence.slice(0, 2).map((e) => `           ${e.text}`)];
+  // The first evidence is the finding's own; later ones repeat what related findings already show.
+  return f.evidence[0] ? [head, `           ${f.evidence[0].text}`] : [head];
 }
 
 function citationText(id: string, c: Citation | undefined): string {
