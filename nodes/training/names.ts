@@ -80,6 +80,10 @@ export function normalizeMetricName(raw: string): MetricName {
     split = SPLIT_WORDS[trailing[2]!]!;
     s = trailing[1]!;
   }
+  if (split && aggregation === null && s.startsWith("epoch_") && s.length > 6) {
+    aggregation = "epoch"; // the Keras TensorBoard callback's pair: train/epoch_loss, validation/epoch_loss
+    s = s.slice(6);
+  }
   const inner = optimizerQuantity(s);
   if (inner) return named("none", inner, aggregation);
   const quantity = QUANTITY_ALIASES[s] ?? s;

@@ -60,7 +60,12 @@ function checkContent(metrics: Record<string, unknown>, issues: Issues): void {
   if (!(CONTENT_FORMATS as readonly string[]).includes(format)) {
     issues.add(["format"], `unknown format ${describe(format)}; expected one of ${CONTENT_FORMATS.join(", ")}`);
   } else if (format === "tfevents") {
-    if (typeof metrics.content_base64 !== "string") issues.add(["content_base64"], "expected the event file, base64-encoded");
+    if (Array.isArray(metrics.files)) {
+      metrics.files.forEach((f, i) => {
+        if (!isRecord(f) || typeof f.content_base64 !== "string") issues.add(["files", i, "content_base64"], "expected the event file, base64-encoded");
+        else if (f.path !== undefined && typeof f.path !== "string") issues.add(["files", i, "path"], "expected the file's path in the log folder");
+      });
+    } else if (typeof metrics.content_base64 !== "string") issues.add(["content_base64"], "expected the event file, base64-encoded (or files: [{path, content_base64}])");
   } else if (format === "hf_trainer_state") {
     if (!isRecord(metrics.content) && typeof metrics.content !== "string") issues.add(["content"], "expected the trainer_state.json object");
   } else if (typeof metrics.content !== "string") {

@@ -7,10 +7,10 @@ import { readTrainerState, type TrainerStateMeta } from "./hf-trainer-state.js";
 import { readMetricsValues } from "./legacy.js";
 import { logLines, summarizeLogs } from "./logs.js";
 import { stringifyParams } from "./stringify-params.js";
-import { readLongRows, readWideRows } from "./rows.js";
+import { columnTableRows, readLongRows, readWideRows } from "./rows.js";
 import { SeriesBuilder } from "./series-builder.js";
 import { CONTENT_FORMATS, isLongRows } from "./shapes.js";
-import { readTfEvents } from "./tfevents.js";
+import { readTfEventFiles, readTfEvents } from "./tfevents.js";
 import { isRecord } from "../../../artifacts/json-values.js";
 
 
@@ -65,6 +65,11 @@ function readMetrics(metrics: unknown, builder: SeriesBuilder): ReadResult {
     const state = readTrainerState(metrics, builder);
     return { format: "hf_trainer_state", records: metrics.log_history.length, state };
   }
+  const table = columnTableRows(metrics);
+  if (table) {
+    readWideRows(table, builder);
+    return { format: "metric_arrays", records: table.length };
+  }
   const history = readMetricArrays(metrics, builder);
   return { format: history ? "mlflow_history" : "metric_arrays", records: builder.points };
 }
@@ -84,6 +89,7 @@ function readContent(format: string, metrics: Record<string, unknown>, builder: 
       return { format, records: Array.isArray(content.log_history) ? content.log_history.length : 0, state };
     }
     case "tfevents": {
+      if (Array.isArray(metrics.files)) return { format, records: readTfEventFiles(metrics.files, builder) };
       if (typeof metrics.content_base64 !== "string") throw new Error("metrics.content_base64: expected the event file, base64-encoded");
       return { format, records: readTfEvents(Buffer.from(metrics.content_base64, "base64"), builder) };
     }

@@ -17,7 +17,7 @@ const utf8 = new TextDecoder();
  * (PyTorch, tensorboardX) or a scalar `tensor` (TF2, plugin "scalars"). Checksums are verified; a truncated
  * last record (a live run) ends the file quietly. Returns the number of events read.
  */
-export function readTfEvents(file: Uint8Array, out: SeriesBuilder): number {
+export function readTfEvents(file: Uint8Array, out: SeriesBuilder, prefix = ""): number {
   const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
   const plugins = new Map<string, string>();
   let pos = 0;
@@ -34,14 +34,34 @@ export function readTfEvents(file: Uint8Array, out: SeriesBuilder): number {
     if (view.getUint32(start + length, true) !== maskedCrc32c(data)) {
       throw new Error(`tfevents record at byte ${pos}: data checksum mismatch (corrupted file)`);
     }
-    readEvent(data, plugins, out);
+    readEvent(data, plugins, out, prefix);
     events++;
     pos = start + length + 4;
   }
   return events;
 }
 
-function readEvent(data: Uint8Array, plugins: Map<string, string>, out: SeriesBuilder): void {
+/** The split a log folder stands for (Keras' TensorBoard callback writes `train/` and `validation/`). */
+const SPLIT_FOLDER = /^(?:train|training|val|valid|validation|eval|evaluation|test)$/i;
+
+/**
+ * Reads several event files of one run, `[{path, content_base64}]`, as one run: a file inside a split folder
+ * (`logs/train/…`, `logs/validation/…`) has its tags read under that split, so Keras' `epoch_loss` in both folders
+ * becomes the training and the validation loss. Returns the number of events read.
+ */
+export function readTfEventFiles(files: readonly unknown[], out: SeriesBuilder): number {
+  let events = 0;
+  files.forEach((f, i) => {
+    const file = f as { path?: unknown; content_base64?: unknown };
+    if (typeof file.content_base64 !== "string") throw new Error(`metrics.files[${i}].content_base64: expected the event file, base64-encoded`);
+    const folders = typeof file.path === "string" ? file.path.split(/[\\/]/).slice(0, -1) : [];
+    const split = folders.reverse().find((d) => SPLIT_FOLDER.test(d));
+    events += readTfEvents(Buffer.from(file.content_base64, "base64"), out, split ? `${split}/` : "");
+  });
+  return events;
+}
+
+function readEvent(data: Uint8Array, plugins: Map<string, string>, out: SeriesBuilder, prefix: string): void {
   const r = new ProtoReader(data);
   let wallTime = Number.NaN;
   let step = 0;
@@ -60,7 +80,7 @@ function readEvent(data: Uint8Array, plugins: Map<string, string>, out: SeriesBu
         continue;
       }
       const scalar = readValue(s.bytes(), plugins);
-      if (scalar) out.add(scalar.tag, step, scalar.value, Number.NaN, wallTime * 1000);
+      if (scalar) out.add(prefix + scalar.tag, step, scalar.value, Number.NaN, wallTime * 1000);
     }
   }
 }
