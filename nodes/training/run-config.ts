@@ -15,13 +15,28 @@ export function numClasses(run: TrainingRun): number | null {
   return null;
 }
 
-/** "adam" for the Adam family (AdamW, Adafactor excluded), "sgd", or null when not stated. */
+/**
+ * "adam" for the Adam family (AdamW, Adafactor excluded), "sgd", or null when not stated: read from the params
+ * (optimizer, HF `optim`, Lightning hparams), else from Lightning's LearningRateMonitor series name (`lr-AdamW`).
+ */
 export function optimizerFamily(run: TrainingRun): "adam" | "sgd" | "other" | null {
-  const name = paramText(run.params, "optimizer", "optim", "optimizer_name", "opt")?.toLowerCase();
+  const name = (paramText(run.params, "optimizer", "optim", "optimizer_name", "opt") ?? lrMonitorOptimizer(run))?.toLowerCase();
   if (!name) return null;
   if (/adam|lamb|lion/.test(name)) return "adam";
   if (/sgd|momentum|nesterov/.test(name)) return "sgd";
   return "other";
+}
+
+/** The optimizer class in a LearningRateMonitor series name: "lr-AdamW" → "AdamW", "lr-SGD/pg1" → "SGD". */
+function lrMonitorOptimizer(run: TrainingRun): string | null {
+  for (const s of run.series.values()) {
+    if (s.quantity !== "lr") continue;
+    for (const source of s.sources) {
+      const m = /^lr-([A-Za-z]\w*)/.exec(source);
+      if (m) return m[1]!;
+    }
+  }
+  return null;
 }
 
 /** The configured gradient-clipping threshold (max_grad_norm, gradient_clip_val, clipnorm…), if any. */

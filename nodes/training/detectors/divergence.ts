@@ -2,7 +2,7 @@ import type { Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type Curve, curve, pointLabel } from "../curves.js";
 import type { TrainingRun } from "../model.js";
-import { fitLine, mean, movingAverage, smoothingWindow, argExtreme } from "../stats.js";
+import { argExtreme, fitLine, logValues, mean, movingAverage, noiseSigma, smoothingWindow } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
 /** A rise smaller than 2 % of the loss is not a divergence, however quiet the curve. */
@@ -20,23 +20,45 @@ export interface Divergence {
 
 /**
  * Whether a smoothed loss ends well above its minimum: final − min > max(3σ̂, 50 % of the drop start → min, 2 % of
- * the minimum), the minimum is not at the end and the last window is not falling back significantly.
+ * the minimum), the minimum is not at the end and the last window is not falling back significantly. A positive
+ * loss that spans more than a factor 10 is also judged on a log scale: a loss that grows multiplicatively (SGD
+ * overshooting, 1 → 500 with swings of 10×) has a linear σ̂ as large as its rise, but a steady rise in log terms.
  */
 export function findDivergence(c: Curve): Divergence | null {
-  const n = c.values.length;
+  const linear = divergenceOf(c.steps, c.values, c.noise);
+  if (linear || c.values.length < 10) return linear;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = 0;
+  for (const v of c.values) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  if (!(lo > 0) || hi < LOG_SCALE_SPAN * lo) return null;
+  const logs = logValues(c.values);
+  const d = divergenceOf(c.steps, logs, noiseSigma(logs));
+  if (!d) return null;
+  // Reported in the loss's own units: geometric means of the same windows.
+  return { ...d, start: Math.exp(d.start), min: Math.exp(d.min), end: Math.exp(d.end), rise: Math.exp(d.end) - Math.exp(d.min), threshold: Math.exp(d.min + d.threshold) - Math.exp(d.min) };
+}
+
+/** A loss spanning this factor between its extremes is also judged on a log scale. */
+const LOG_SCALE_SPAN = 10;
+
+function divergenceOf(steps: Float64Array, values: Float64Array, noise: number): Divergence | null {
+  const n = values.length;
   if (n < 10) return null;
   const w = smoothingWindow(n);
-  const s = movingAverage(c.values, w);
+  const s = movingAverage(values, w);
   // Only full windows: the truncated ones at the edges are noisier and would bias the minimum low.
   const half = Math.floor(w / 2);
   const minIndex = argExtreme(s, "min", half, n - half);
-  const start = mean(c.values, 0, w);
-  const end = mean(c.values, n - w, n);
+  const start = mean(values, 0, w);
+  const end = mean(values, n - w, n);
   const min = s[minIndex]!;
   const rise = end - min;
-  const threshold = Math.max(3 * c.noise, 0.5 * (start - min), MATERIAL * Math.abs(min));
+  const threshold = Math.max(3 * noise, 0.5 * (start - min), MATERIAL * Math.abs(min));
   if (minIndex > n - w || rise <= threshold) return null;
-  if (fitLine(c.steps, c.values, n - w, n).t < -3) return null;
+  if (fitLine(steps, values, n - w, n).t < -3) return null;
   return { start, min, minIndex, end, rise, threshold, window: w };
 }
 

@@ -1,6 +1,7 @@
 import type { Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type Curve, curve, pointLabel } from "../curves.js";
+import { findChanceLevel } from "../chance.js";
 import type { TrainingRun } from "../model.js";
 import { bestCheckpointKept } from "../run-config.js";
 import { argExtreme, fitLine, movingAverage, smoothingWindow } from "../stats.js";
@@ -16,8 +17,12 @@ export function saturationIndex(c: Curve, goal: "min" | "max"): number {
   return s.findIndex((v) => sign * (v - best) <= tolerance);
 }
 
-/** TH-15: validation saturated long before the end: ≥ max(3, 20 % of the run) evaluations after it. */
+/**
+ * TH-15: validation saturated long before the end: ≥ max(3, 20 % of the run) evaluations after it. Not for a run
+ * at chance level: stopping it earlier would not have saved anything worth keeping (training.chance_level).
+ */
 function detectEarlyStopOpportunity(run: TrainingRun): Finding[] {
+  if (findChanceLevel(run)) return [];
   const loss = curve(run, "val", "loss");
   const acc = loss ? undefined : curve(run, "val", "accuracy");
   const c = loss ?? acc;

@@ -9,7 +9,8 @@ import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js
 /** A gradient-norm spike is > 10× the rolling median (SageMaker/AutoTrainer explode rules). */
 const SPIKE_FACTOR = 10;
 
-/** TH-11: non-finite gradient norms (critical), spikes > 10× the rolling median, or sustained ≥ 10× growth. */
+/** TH-11: non-finite gradient norms (critical), spikes > 10× the rolling median, or sustained ≥ 10× growth that
+ * is still going on in the second half of the run. */
 function detectExplodingGradients(run: TrainingRun): Finding[] {
   const series = pickSeries(run, "none", "grad_norm", "fine");
   if (!series) return [];
@@ -44,7 +45,10 @@ function detectExplodingGradients(run: TrainingRun): Finding[] {
     const n = y.length;
     const tenth = Math.max(3, Math.ceil(0.1 * n));
     const rise = median(g.values, n - tenth, n) / median(g.values, 0, tenth);
-    if (rise >= SPIKE_FACTOR && fitLine(g.steps, y).t > 3) {
+    // Still growing over the second half: a norm that rises while the model leaves its initial plateau (near-
+    // uniform outputs give tiny gradients) and then settles is learning, not an explosion.
+    const half = Math.floor(n / 2);
+    if (rise >= SPIKE_FACTOR && fitLine(g.steps, y).t > 3 && fitLine(g.steps, y, half, n).t > 3) {
       growth = Math.max(growth, rise / SPIKE_FACTOR);
       evidence.push({ rule_id: "TH-11", artifact, text: `${g.name} grows steadily: its median over the last 10 % of steps is ${fmt(rise)}× that of the first 10 %.`, window: [g.steps[0]!, g.steps[n - 1]!], observed: round(rise), threshold: SPIKE_FACTOR, n_points: n });
     }
@@ -76,7 +80,7 @@ export const explodingGradients: TrainingDetector = {
     id: "training.exploding_gradients",
     rule: "TH-11",
     title: "Exploding gradients",
-    threshold: "any non-finite grad norm (critical); spikes > 10× the rolling median, or last-10 % median ≥ 10× the first-10 % with a significant log-slope (high)",
+    threshold: "any non-finite grad norm (critical); spikes > 10× the rolling median, or last-10 % median ≥ 10× the first-10 % with a significant log-slope, overall and over the second half (a norm that rises as the model leaves its initial plateau, then settles, is learning) (high)",
     severities: ["critical", "high"],
     basis: "Pascanu et al. on exploding gradients and norm clipping; tuning playbook clipping [K01][K11][K36]",
   },

@@ -1,5 +1,6 @@
 import type { TrainingDetector } from "./detector.js";
 import { ampOverflow } from "./amp-overflow.js";
+import { chanceLevel } from "./chance-level.js";
 import { divergence } from "./divergence.js";
 import { earlyStopOpportunity } from "./early-stop-opportunity.js";
 import { evalCoverage } from "./eval-coverage.js";
@@ -29,6 +30,7 @@ export const TRAINING_DETECTORS: readonly TrainingDetector[] = [
   divergence,
   lossSpikes,
   noLearning,
+  chanceLevel,
   initLossSanity,
   plateau,
   oscillation,

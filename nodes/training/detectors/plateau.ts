@@ -1,6 +1,7 @@
 import type { Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type Curve, curve, pointLabel, valueAt } from "../curves.js";
+import { findChanceLevel } from "../chance.js";
 import type { TrainingRun } from "../model.js";
 import { argExtreme, fitLine, mean, movingAverage, smoothingWindow } from "../stats.js";
 import { fmt, metricArtifact, pct, round, type TrainingDetector } from "./detector.js";
@@ -47,8 +48,10 @@ function lrDecayedBy(run: TrainingRun, step: number): boolean {
   return !!lr && valueAt(lr, step) <= 0.5 * lr.values[argExtreme(lr.values, "max")]!;
 }
 
-/** TH-06: the training loss stopped improving long before the end of the run. */
+/** TH-06: the training loss stopped improving long before the end of the run; a flat loss at chance level is
+ * training.chance_level's (a failed run, not one to decay the learning rate on). */
 function detectPlateau(run: TrainingRun): Finding[] {
+  if (findChanceLevel(run)) return [];
   const c = curve(run, "train", "loss") ?? curve(run, "val", "loss");
   const p = c && findPlateau(c);
   if (!c || !p) return [];

@@ -1,8 +1,8 @@
 import type { Evidence, Finding } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
+import { chanceAccuracy } from "../chance.js";
 import { curve, runExtent } from "../curves.js";
 import type { TrainingRun } from "../model.js";
-import { paramNumber } from "../params.js";
 import { numClasses } from "../run-config.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 import { finalValue } from "./generalization-gap.js";
@@ -12,14 +12,6 @@ const MARGIN = 0.05;
 /** A loss reduction below 20 % of ln K is barely any learning for a K-class model. */
 const MIN_REDUCTION = 0.2;
 
-/** The accuracy of always predicting the majority class: stated, or 1/K for K stated classes. */
-function chanceAccuracy(run: TrainingRun): number | null {
-  const majority = paramNumber(run.params, "majority_share", "majority_class_rate", "majority_rate", "class_prior");
-  if (majority !== null && majority > 0 && majority < 1) return majority;
-  const k = numClasses(run);
-  return k ? 1 / k : null;
-}
-
 /**
  * TH-16: the model cannot fit its own training data: train accuracy < chance + 5 pp, or the train loss fell by
  * less than 20 % of ln K, while the train/val gap is small (< max(2 SE, 0.05)).
@@ -28,7 +20,7 @@ function detectUnderfitting(run: TrainingRun): Finding[] {
   const evidence: Evidence[] = [];
   const trainAcc = curve(run, "train", "accuracy");
   const valAcc = curve(run, "val", "accuracy");
-  const chance = chanceAccuracy(run);
+  const chance = chanceAccuracy(run, numClasses(run));
   if (trainAcc && chance !== null) {
     const t = finalValue(trainAcc);
     const smallGap = !valAcc || Math.abs(t.value - finalValue(valAcc).value) < Math.max(2 * Math.hypot(t.se, finalValue(valAcc).se), 0.05);
