@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import express, { type Express } from "express";
+import helmet from "helmet";
 import { debugUiEnabled } from "../config/env.js";
 import { type Admission, createAdmission } from "./admission.js";
 import { cors } from "./cors.js";
@@ -70,6 +71,9 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
     next();
   });
   app.use(metrics.middleware);
+  // Security headers on every answer, errors included. HSTS is left to whatever terminates TLS in front: this
+  // process speaks plain HTTP, and a max-age sent from a test host would pin browsers to HTTPS for a year.
+  app.use(helmet({ strictTransportSecurity: false }));
   app.use(cors(settings.SERVICE_CORS_ORIGINS));
 
   app.use(createHealthRouter(runtime, admission));
