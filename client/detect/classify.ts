@@ -64,18 +64,21 @@ export async function classifyFile(file: FoundFile): Promise<Classified> {
   if (file.size > MAX_TEXT_BYTES) return { as: "unrecognized", reason: `${file.size} bytes is too large for a text artifact` };
 
   const role = roleOf(file.relative.replaceAll("\\", "/"));
-  if (/\.(json|ya?ml)$/i.test(name) || role === "hparams") {
-    const text = await readFile(file.path, "utf8");
-    const value = parseStructured(name, text);
-    if (value === undefined) throw new Error(`not valid ${/\.json$/i.test(name) ? "JSON" : "YAML"}`);
+  const text = await readFile(file.path, "utf8");
+  const namedJson = /\.json$/i.test(name);
+  // JSON by its name, or by its first character whatever the name (a report saved as .txt, a history as .out).
+  const asJson = namedJson || (!/\.ya?ml$/i.test(name) && /^\s*[[{]/.test(text));
+  const value = asJson || /\.ya?ml$/i.test(name) || role === "hparams" ? parseStructured(asJson ? "content.json" : name, text) : undefined;
+  // A file named .json/.yaml must parse; one that only starts like JSON may be a log ("[12:00] epoch 1…").
+  if (value === undefined && (namedJson || /\.ya?ml$/i.test(name))) throw new Error(`not valid ${namedJson ? "JSON" : "YAML"}`);
+  if (value !== undefined) {
     // A Deepchecks `to_json()` string saved with json.dump is the report, JSON-encoded once more.
-    const inner = typeof value === "string" ? parseStructured(name, value) ?? value : value;
+    const inner = typeof value === "string" ? parseStructured("content.json", value) ?? value : value;
     const doc: PulledDocument = { path: file.relative, role: role ?? "document", size: file.size, text, bytes: new Uint8Array(), value: inner };
     const sniffed = sniffDocument(name, inner);
     return sniffed ? { as: "document", doc, sniffed } : { as: "plain_document", doc };
   }
-  const text = await readFile(file.path, "utf8");
-  const firstLine = text.slice(0, text.indexOf("\n") >>> 0);
+  const firstLine = text.split("\n", 1)[0] ?? "";
   if (isMetricsCsvHeader(firstLine) && (/\.(csv|log|txt)$/i.test(name) || role === "metrics_csv")) return { as: "metrics_csv", text };
   if (role === "log") return { as: "log", text };
   return { as: "unrecognized", reason: "not a format ml-diagnose reads (metrics log, report, checkpoint, event file)" };

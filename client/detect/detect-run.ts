@@ -52,6 +52,8 @@ interface Located {
 /** Metric sources in the service's own order of preference (artifacts/mlflow/pull.ts): structure first. */
 const METRICS_RANK = ["trainer_state", "metrics_csv", "rows", "tfevents", "mlflow"] as const;
 type MetricsKind = (typeof METRICS_RANK)[number];
+/** Subfolders Keras' TensorBoard callback writes per split. */
+const SPLIT_DIRS = new Set(["train", "validation", "eval", "val", "test"]);
 const CSV_LABEL = { lightning_csv: "Lightning CSVLogger metrics", keras_csv: "Keras CSVLogger log", csv: "metrics CSV" } as const;
 
 async function locate(paths: readonly string[], skipped: Skipped[]): Promise<Located[]> {
@@ -199,8 +201,10 @@ async function fileStoreRuns(located: readonly Located[]): Promise<FileStoreRun[
 function groupEvents(events: ReadonlyArray<{ at: Located } & EventFile>): { at: Located; files: EventFile[]; label: string } | null {
   const first = events[0];
   if (!first) return null;
-  const root = dirname(first.relative).replace(/[\\/](train|validation|eval)$/, "");
-  const files = events.filter((e) => dirname(e.relative) === root || dirname(dirname(e.relative)) === root);
+  const split = (dir: string) => SPLIT_DIRS.has(basename(dir));
+  const runDir = (e: { relative: string }) => (split(dirname(e.relative)) ? dirname(dirname(e.relative)) : dirname(e.relative));
+  const root = runDir(first);
+  const files = events.filter((e) => runDir(e) === root);
   return { at: first.at, files, label: `TensorBoard event file${files.length > 1 ? `s (${files.length})` : ""}` };
 }
 

@@ -1,0 +1,71 @@
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../client/main.js";
+import { type RunningService, startService } from "../support/http-service.js";
+
+/**
+ * A checkpoint scanned by the client and sent as metadata + tensor_stats gets the same checkpoint findings, at the
+ * same severities, as the same file scanned by the service (--server-paths). What metadata cannot carry (pickle
+ * imports, a damaged file, optimizer state) is printed by the client instead.
+ */
+
+const DIR = "test/fixtures/checkpoint";
+let svc: RunningService;
+beforeAll(async () => {
+  svc = await startService({ SERVICE_ARTIFACT_ROOTS: resolve(DIR) });
+});
+afterAll(() => svc?.close());
+
+async function analyse(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(["analyse", ...args, "--format", "json", "--server", svc.url], {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+    env: {},
+  });
+  return { code, out, err };
+}
+
+async function checkpointFindings(args: string[]): Promise<string[]> {
+  const r = await analyse(args);
+  expect(r.code, r.err).toBe(0);
+  const body = JSON.parse(r.out);
+  return body.agent_results.ModelCheckpointArtifactsAnalyzer.findings.map((f: { id: string; severity: string }) => `${f.severity} ${f.id}`).sort();
+}
+
+const WEIGHT_FAULTS = [
+  "safetensors/benign-mlp.safetensors",
+  "safetensors/benign-transformer-bf16.safetensors",
+  "safetensors/fault-all-zero.safetensors",
+  "safetensors/fault-batchnorm.safetensors",
+  "safetensors/fault-constant.safetensors",
+  "safetensors/fault-dead-units.safetensors",
+  "safetensors/fault-dtype-mix.safetensors",
+  "safetensors/fault-exploding.safetensors",
+  "safetensors/fault-fp16-near-max.safetensors",
+  "safetensors/fault-nonfinite.safetensors",
+  "torch/smallnet-faults.pt",
+  "torch/smallnet-legacy.pt",
+  "torch/mixed-precision.pt",
+  "torch/pytorch_model.bin",
+  "folders/sharded",
+];
+
+describe("client statistics vs the service's own scan", { timeout: 120_000 }, () => {
+  it.each(WEIGHT_FAULTS)("%s: the same checkpoint findings either way", async (file) => {
+    const path = `${DIR}/${file}`;
+    const local = await checkpointFindings([path]);
+    expect(local).toEqual(await checkpointFindings([path, "--server-paths"]));
+  });
+
+  it.each([
+    ["torch/hostile.pt", /imports .*: loading it runs code; do not torch\.load/],
+    ["safetensors/fault-truncated.safetensors", /damaged checkpoint \(truncated\)/],
+    ["folders/hf-nonfinite-optimizer", /optimizer state holds NaN\/Inf in \d+ tensor/],
+  ])("%s: what only a scan shows is printed on stderr", async (file, warning) => {
+    const r = await analyse([`${DIR}/${file}`, "-q"]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(warning);
+  });
+});
