@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { sweepStaleWorkspaces } from "../artifacts/workspace.js";
+import { removeOwnWorkspaces, sweepStaleWorkspaces } from "../artifacts/workspace.js";
 import { readRawEnv } from "../config/env.js";
 import { createApp } from "./app.js";
 import { applyConnectionTimeouts } from "./intake.js";
@@ -33,6 +33,12 @@ async function main(): Promise<void> {
     server.close();
     server.closeIdleConnections();
     if (!drained) logger.warn("grace period over, closing with analyses in flight", { in_flight: admission.inFlight });
+    // Pulls still running are cut off by the exit: their workspaces go now, not at the next start.
+    try {
+      removeOwnWorkspaces(settings.SERVICE_WORKSPACE_DIR);
+    } catch (err) {
+      logger.warn("could not remove this process's workspaces; the next start will", { error: (err as Error).message });
+    }
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -3,36 +3,10 @@ import { once } from "node:events";
 import http from "node:http";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { startProcess } from "../support/service-process.js";
 
 const root = new URL("../../", import.meta.url).pathname;
 const body = readFileSync(new URL("../fixtures/samples/tabular-healthy.json", import.meta.url), "utf8");
-
-/** Starts `server/main.ts` as `npm start` does, on a free port, and resolves with its URL and log lines. */
-async function startProcess(env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", HOST: "127.0.0.1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const lines: string[] = [];
-  let buffer = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const parts = buffer.split("\n");
-      buffer = parts.pop()!;
-      for (const line of parts) {
-        lines.push(line);
-        // Only our JSON log lines matter; anything else (a tool's notice) is kept for the failure message.
-        const match = /"msg":"listening".*"port":(\d+)/.exec(line);
-        if (match) resolve(Number(match[1]));
-      }
-    });
-    child.stderr!.on("data", (chunk: Buffer) => lines.push(chunk.toString()));
-    child.on("exit", (code) => reject(new Error(`exited ${code}: ${lines.join("\n")}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}`, port, lines };
-}
 
 let running: ChildProcess | null = null;
 afterEach(() => {

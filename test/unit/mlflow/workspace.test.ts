@@ -1,12 +1,13 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, utimesSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ByteBudget } from "../../../artifacts/mlflow/budget.js";
 import type { ArtifactSource } from "../../../artifacts/mlflow/client.js";
 import { saveFile } from "../../../artifacts/mlflow/files.js";
-import { createWorkspace, sweepStaleWorkspaces, WORKSPACE_PREFIX } from "../../../artifacts/workspace.js";
+import { createWorkspace, PROCESS_DIR_PREFIX, processDirName, removeOwnWorkspaces, sweepStaleWorkspaces, WORKSPACE_PREFIX } from "../../../artifacts/workspace.js";
 import { fakeTransport } from "./fake-tracking.js";
 
 let root: string;
@@ -15,25 +16,45 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
+const own = () => processDirName();
+/** A pid no process has any more: a child that has exited. */
+const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid!;
+const age = (path: string, ms: number) => utimesSync(path, new Date(Date.now() - ms), new Date(Date.now() - ms));
+
 describe("request workspace", () => {
-  it("is a fresh directory with the recognizable prefix, removed by dispose (twice is fine)", async () => {
+  it("is a fresh directory in this process's directory (host and pid in its name), removed by dispose (twice is fine)", async () => {
     const ws = await createWorkspace(root);
-    expect(readdirSync(root)).toEqual([ws.dir.slice(root.length + 1)]);
-    expect(ws.dir.startsWith(join(root, WORKSPACE_PREFIX))).toBe(true);
+    expect(own()).toBe(`${PROCESS_DIR_PREFIX}${hostname().replace(/[^A-Za-z0-9._-]/g, "_")}-${process.pid}`);
+    expect(readdirSync(root)).toEqual([own()]);
+    expect(ws.dir.startsWith(join(root, own(), WORKSPACE_PREFIX))).toBe(true);
     await Promise.all([ws.dispose(), ws.dispose()]);
+    expect(readdirSync(join(root, own()))).toEqual([]);
+    removeOwnWorkspaces(root);
     expect(readdirSync(root)).toEqual([]);
   });
 
-  it("sweeps only workspaces older than the limit, and nothing that is not a workspace", async () => {
-    const now = Date.now();
-    const stale = await createWorkspace(root);
-    const fresh = await createWorkspace(root);
-    mkdirSync(join(root, "someone-elses-dir"));
-    utimesSync(stale.dir, new Date(now - 700_000), new Date(now - 700_000));
-    utimesSync(join(root, "someone-elses-dir"), new Date(now - 700_000), new Date(now - 700_000));
-    const removed = await sweepStaleWorkspaces(root, 600_000, now);
-    expect(removed).toEqual([stale.dir.slice(root.length + 1)]);
-    expect(readdirSync(root).sort()).toEqual([fresh.dir.slice(root.length + 1), "someone-elses-dir"].sort());
+  it("at start-up removes at once the directories of this host's processes that are gone, whatever their age", async () => {
+    const dead = processDirName(hostname(), deadPid());
+    const live = processDirName(hostname(), process.ppid);
+    for (const name of [dead, live, own()]) mkdirSync(join(root, name, `${WORKSPACE_PREFIX}a`), { recursive: true });
+    // Our own pid before we made anything: a restarted container's predecessor had it.
+    const removed = await sweepStaleWorkspaces(root, 600_000);
+    expect(removed.sort()).toEqual([dead, own()].sort());
+    expect(readdirSync(root)).toEqual([live]);
+    expect(readdirSync(join(root, live))).toEqual([`${WORKSPACE_PREFIX}a`]);
+  });
+
+  it("removes what it cannot tell from a live owner only past the age limit, and nothing that is not a workspace", async () => {
+    const elsewhere = processDirName("another-host", 1);
+    const live = processDirName(hostname(), process.ppid);
+    for (const dir of [join(elsewhere, `${WORKSPACE_PREFIX}old`), join(elsewhere, `${WORKSPACE_PREFIX}new`), join(live, `${WORKSPACE_PREFIX}old`), `${WORKSPACE_PREFIX}flat-old`, `${WORKSPACE_PREFIX}flat-new`, "someone-elses-dir"]) {
+      mkdirSync(join(root, dir), { recursive: true });
+    }
+    for (const dir of [join(elsewhere, `${WORKSPACE_PREFIX}old`), join(live, `${WORKSPACE_PREFIX}old`), `${WORKSPACE_PREFIX}flat-old`, "someone-elses-dir"]) age(join(root, dir), 700_000);
+    const removed = await sweepStaleWorkspaces(root, 600_000);
+    expect(removed.sort()).toEqual([join(elsewhere, `${WORKSPACE_PREFIX}old`), join(live, `${WORKSPACE_PREFIX}old`), `${WORKSPACE_PREFIX}flat-old`].sort());
+    expect(readdirSync(root).sort()).toEqual([elsewhere, live, `${WORKSPACE_PREFIX}flat-new`, "someone-elses-dir"].sort());
+    expect(readdirSync(join(root, elsewhere))).toEqual([`${WORKSPACE_PREFIX}new`]);
   });
 });
 
