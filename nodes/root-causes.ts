@@ -65,19 +65,24 @@ function merge(cause: RootCause, lead: Finding, parts: readonly Finding[]): Find
 }
 
 /**
- * Groups findings that share a root cause, cause by cause: the first id of a cause that is present leads, and
- * every other finding of the cause's ids that shares its occurrence joins it. Findings no cause covers, and a
- * cause met by one finding alone, pass through unchanged; order is kept (the merged finding takes its lead's place).
+ * Groups findings that share a root cause, cause by cause: each finding of a cause's ids, in the order of the ids,
+ * leads the findings of its other ids that share its occurrence and are not taken yet. Findings no cause covers,
+ * and a finding alone with its cause, pass through unchanged; order is kept (a merged finding takes its lead's place).
  */
 export function groupByRootCause(findings: readonly Finding[], causes: readonly RootCause[]): Finding[] {
   let out = [...findings];
   for (const cause of causes) {
-    const lead = cause.ids.map((id) => out.find((f) => f.id === id)).find((f) => f !== undefined);
-    if (!lead) continue;
-    const parts = out.filter((f) => f === lead || (cause.ids.includes(f.id) && f.id !== lead.id && (cause.sameCause?.(lead, f) ?? true)));
-    if (parts.length < 2) continue;
-    const merged = merge(cause, lead, parts);
-    out = out.flatMap((f) => (f === lead ? [merged] : parts.includes(f) ? [] : [f]));
+    const candidates = cause.ids.flatMap((id) => out.filter((f) => f.id === id));
+    const taken = new Set<Finding>();
+    for (const lead of candidates) {
+      if (taken.has(lead)) continue;
+      const others = candidates.filter((f) => !taken.has(f) && f.id !== lead.id && (cause.sameCause?.(lead, f) ?? true));
+      if (!others.length) continue;
+      const parts = [lead, ...others];
+      for (const p of parts) taken.add(p);
+      const merged = merge(cause, lead, parts);
+      out = out.flatMap((f) => (f === lead ? [merged] : parts.includes(f) ? [] : [f]));
+    }
   }
   return out;
 }

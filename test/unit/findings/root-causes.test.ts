@@ -48,6 +48,13 @@ describe("groupByRootCause", () => {
     expect(coveredIds(a)).toEqual(["x.label"]);
   });
 
+  it("groups each occurrence on its own: a lead alone in its report does not keep the others of another from merging", () => {
+    const label = finding("x.label", "high", "r1");
+    const grouped = groupByRootCause([label, finding("x.dataset", "high", "r0"), finding("x.feature", "medium", "r0")], [shift]);
+    expect(grouped.map((f) => coveredIds(f))).toEqual([["x.label"], ["x.dataset", "x.feature"]]);
+    expect(grouped[0]).toBe(label);
+  });
+
   it("quotes a piece of evidence two findings share once", () => {
     const a = finding("x.dataset", "high", "r0");
     const b = { ...finding("x.feature", "medium", "r0"), evidence: [...a.evidence] };
