@@ -1,6 +1,6 @@
 import { type Severity, severityRank } from "../../graph/result.js";
 import type { GroundingEvidence } from "./evidence.js";
-import { statedNumbers } from "./numbers.js";
+import { type NumberIndex, statedNumbers } from "./numbers.js";
 
 /** Why a sentence or an item of a model answer was removed. */
 export const GROUNDING_REASONS = ["number", "unknown_id", "severity", "language"] as const;
@@ -28,9 +28,27 @@ export function citedIds(text: string): string[] {
   return [...text.matchAll(FINDING_ID), ...text.matchAll(RULE_ID)].map((m) => m[0]);
 }
 
+/** How many words before a number may name the quantity it is ("std is 1", "la valeur de std s'établit à 1"). */
+const NAME_WINDOW_WORDS = 5;
+
+/**
+ * The values of the quantity a number is stated for: the nearest field name of the evidence among the few words
+ * before it (one word such as val_loss or best_epoch, or two such as "canned goods"), or null when none is named.
+ * A value true elsewhere in the evidence ("std 1" where 1 is a count) is still wrong for that quantity.
+ */
+function namedQuantity(before: string, evidence: GroundingEvidence): NumberIndex | null {
+  const words = before.toLowerCase().match(/[\p{L}\p{N}_]+/gu)?.slice(-NAME_WINDOW_WORDS) ?? [];
+  for (let i = words.length - 1; i >= 0; i--) {
+    const pair = i > 0 ? evidence.byName.get(`${words[i - 1]} ${words[i]}`) : undefined;
+    const single = /^\d+$/u.test(words[i]!) ? undefined : evidence.byName.get(words[i]!);
+    if (pair ?? single) return (pair ?? single)!;
+  }
+  return null;
+}
+
 /**
  * Why a sentence fails against the evidence, or null when it holds: every id it cites exists, every number it
- * states matches a value shown (within the rounding written), and a severity it claims is no higher than the
+ * states matches a value shown (within the rounding written), of the quantity it names when it names one, and a severity it claims is no higher than the
  * findings it cites or, citing none, than `allowed`.
  */
 export function checkSentence(text: string, evidence: GroundingEvidence, allowed: Severity): GroundingReason | null {
@@ -38,7 +56,11 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
   if (ids.some((id) => !evidence.ids.has(id))) return "unknown_id";
   // Digits inside cited ids are names, not quantities.
   const plain = ids.reduce((t, id) => t.split(id).join(" "), text);
-  if (statedNumbers(plain).some((n) => !evidence.numbers.grounds(n))) return "number";
+  for (const n of statedNumbers(plain)) {
+    if (!evidence.numbers.grounds(n)) return "number";
+    const quantity = namedQuantity(plain.slice(Math.max(0, n.index - 80), n.index), evidence);
+    if (quantity && !quantity.grounds(n)) return "number";
+  }
   const claimed = claimedSeverity(text);
   if (claimed) {
     const cited = ids.flatMap((id) => evidence.severityOf.get(id) ?? []);

@@ -37,6 +37,14 @@ describe("checkSentence", () => {
     expect(checkSentence("dataset.class_imbalance has high severity.", evidence, "high")).toBe("severity");
   });
 
+  it("checks a number against the quantity named just before it", () => {
+    const named = collectEvidence({ digest: { weight_std: 0.02, nan_count: 1, classes: { "canned goods": 25, bakery: 127 } } });
+    expect(checkSentence("weight_std is 0.02 and nan_count is 1.", named, "info")).toBeNull();
+    expect(checkSentence("weight_std is 1.", named, "info")).toBe("number");
+    expect(checkSentence("La valeur de canned goods s'établit à 127.", named, "info")).toBe("number");
+    expect(checkSentence("El valor de canned goods se sitúa en 25.", named, "info")).toBeNull();
+  });
+
   it("reads ids and severity words", () => {
     expect(citedIds("see training.overfitting and TH-13.")).toEqual(["training.overfitting", "TH-13"]);
     expect(claimedSeverity("un problème critique")).toBe("critical");

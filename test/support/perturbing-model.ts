@@ -1,0 +1,100 @@
+import { type ChatRequestBody, type FakeReply, modelAnswer, requestInput, requestLanguage } from "./fake-openai.js";
+import { Prng } from "./prng.js";
+
+/** One sentence the perturbing model wrote: the number it states and whether that number was changed. */
+export interface StatedSentence {
+  sentence: string;
+  perturbed: boolean;
+  /** The value given, an integer or not. */
+  integer: boolean;
+}
+
+/** How each language writes "the value of <key> is <number>." and its number marks. */
+const STYLE: Record<string, { sentence: (key: string, n: string, tag: string) => string; decimal: string; group: string }> = {
+  en: { sentence: (k, n, t) => `The value of ${k} stands at ${n} (${t}).`, decimal: ".", group: "," },
+  fr: { sentence: (k, n, t) => `La valeur de ${k} s'établit à ${n} (${t}).`, decimal: ",", group: "\u202f" },
+  es: { sentence: (k, n, t) => `El valor de ${k} se sitúa en ${n} (${t}).`, decimal: ",", group: "." },
+};
+
+/** A number the way a model writes one: at most 4 significant digits, grouped thousands, the language's marks. */
+export function formatNumber(value: number, language: string): string {
+  const style = STYLE[language] ?? STYLE.en!;
+  const abs = Math.abs(value);
+  const text = Number.isInteger(value) || abs >= 1e4 ? String(Math.round(value)) : String(Number(value.toPrecision(4)));
+  if (/e/i.test(text)) return text.replace(".", style.decimal);
+  const [int, frac] = text.split(".");
+  const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, style.group);
+  return frac ? `${grouped}${style.decimal}${frac}` : grouped;
+}
+
+/** A value changed by a factor between 1.1 and 3 either way; integers stay integers and always change. */
+export function perturb(value: number, rng: Prng): number {
+  const factor = rng.logUniform(1.1, 3) ** (rng.chance(0.5) ? 1 : -1);
+  if (Number.isInteger(value)) {
+    const changed = Math.round(value * factor);
+    return changed === value ? value + (rng.chance(0.5) || value === 0 ? 1 : -1) : changed;
+  }
+  return value * factor;
+}
+
+/** Named numbers of the model's input: findings' evidence first (what a model quotes), then the rest. */
+function namedNumbers(input: unknown): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  const walk = (v: unknown, key: string) => {
+    if (typeof v === "number" && Number.isFinite(v)) out.push([key, v]);
+    else if (Array.isArray(v)) for (const x of v) walk(x, key);
+    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, /^\d+$/.test(k) ? key : k);
+  };
+  const obj = (input ?? {}) as Record<string, unknown>;
+  walk(obj.findings, "value");
+  walk(obj.cross_findings, "value");
+  walk(obj.recommendations, "value");
+  walk(obj.digest, "value");
+  return out;
+}
+
+const letters = (i: number) => {
+  let s = "";
+  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(97 + ((n - 1) % 26)) + s;
+  return `ref ${s}`;
+};
+
+/**
+ * A model that states numbers it was given, a share `k` of them changed (seeded), one number per sentence,
+ * added to the well-behaved answer: review summaries and finding descriptions, the cross-artifact summary, the
+ * advice. Every sentence written is logged, so a measurement can see which ones the response kept.
+ */
+export function perturbingModel(k: number, seed: number, perAnswer = 12) {
+  const rng = new Prng(seed);
+  const written: StatedSentence[] = [];
+  const script = (body: ChatRequestBody): FakeReply => {
+    const reply = modelAnswer(body);
+    if (!reply.content) return reply;
+    const language = requestLanguage(body)?.code ?? "en";
+    const style = STYLE[language] ?? STYLE.en!;
+    const numbers = namedNumbers(requestInput(body));
+    const picked = numbers.length <= perAnswer ? numbers : Array.from({ length: perAnswer }, () => rng.pick(numbers));
+    const sentences = picked.map(([key, value]) => {
+      const perturbed = rng.chance(k);
+      let stated = perturbed ? perturb(value, rng) : value;
+      // A change the written precision hides is no change: perturb again until it shows.
+      while (perturbed && formatNumber(stated, language) === formatNumber(value, language)) stated = perturb(stated, rng);
+      const sentence = style.sentence(key, formatNumber(stated, language), letters(written.length));
+      written.push({ sentence, perturbed, integer: Number.isInteger(value) });
+      return sentence;
+    });
+    const answer = JSON.parse(reply.content) as Record<string, unknown> & { findings?: Array<{ description: string }> };
+    const targets = answer.findings?.length ? answer.findings : null;
+    if (typeof answer.summary === "string" && targets) {
+      // Three sentences per reviewed finding (its description has room for them), the rest in the summary.
+      sentences.forEach((s, i) => {
+        const f = targets[Math.floor(i / 3)];
+        if (f) f.description = `${f.description} ${s}`;
+        else answer.summary = `${String(answer.summary)} ${s}`;
+      });
+    } else if (typeof answer.summary === "string") answer.summary = `${answer.summary} ${sentences.join(" ")}`;
+    else if (typeof answer.advice === "string") answer.advice = `${answer.advice} ${sentences.join(" ")}`;
+    return { content: JSON.stringify(answer) };
+  };
+  return { script, written };
+}
