@@ -13,6 +13,8 @@ import { stringifyRequest } from "../request/json.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS } from "../transport/retry.js";
 import { sendWithRetry } from "../transport/send.js";
 import type { Io } from "./io.js";
+import { recordDiagnosis } from "../mlflow/diagnosis-record.js";
+import { trackingServerFrom } from "../mlflow/record.js";
 import { datasetPart } from "./dataset-part.js";
 import type { AnalyseOptions } from "./options.js";
 import { progressLine } from "./progress.js";
@@ -71,6 +73,7 @@ async function emit(text: string, o: AnalyseOptions, io: Io): Promise<void> {
 /** `ml-diagnose analyse`: detect, build, send with retries, render, gate. Errors are thrown as ClientError. */
 export async function runAnalyse(o: AnalyseOptions, io: Io): Promise<ExitCode> {
   const err = palette(colourWanted(io.stderr.isTTY ?? false, io.env, o.noColor));
+  const tracking = o.recordToMlflow ? trackingServerFrom(io.env) : null;
   const parts = o.paths.length > 0 ? await gatherParts(o, io, err) : [];
   if (o.data) parts.push(await datasetPart({ ...o, data: o.data }, io, err));
   const { request, skipped } = assembleRequest(parts, o);
@@ -97,5 +100,9 @@ export async function runAnalyse(o: AnalyseOptions, io: Io): Promise<ExitCode> {
     onRetry: (n) => io.stderr.write(`${err.dim(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}`)}\n`),
   });
   await emit(render(answer, o, io), o, io);
+  if (tracking && o.recordToMlflow) {
+    const recorded = await recordDiagnosis(tracking, o.recordToMlflow, request, answer);
+    if (!o.quiet) io.stderr.write(`${err.dim(recorded)}\n`);
+  }
   return gate(answer, o.failOn, io);
 }

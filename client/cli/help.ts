@@ -51,6 +51,11 @@ Dataset (statistics computed here, docs/client-dataset.md):
   --test <file>           held-out data: adds train/test overlap and per-column drift
   --target <column>       label column: class distribution per split
 
+MLflow:
+  --record-to-mlflow <id> log the request, dataset statistics, diagnosis JSON and HTML report under diagnosis/
+                          in that run and tag it diagnosis.max_severity and diagnosis.findings (server from
+                          MLFLOW_TRACKING_URI, with MLFLOW_TRACKING_TOKEN or _USERNAME/_PASSWORD)
+
 Request:
   --dataset-name <name>   name the dataset in the report
   --model-name <name>     name the model

@@ -20,6 +20,7 @@ export const ANALYSE_OPTIONS = {
   data: { type: "string" },
   test: { type: "string" },
   target: { type: "string" },
+  "record-to-mlflow": { type: "string" },
   "dataset-name": { type: "string" },
   "model-name": { type: "string" },
   language: { type: "string" },
@@ -47,6 +48,8 @@ export interface AnalyseOptions {
   data: string | null;
   test: string | null;
   target: string | null;
+  /** `--record-to-mlflow <run id>`: log the request and diagnosis into that run (MLFLOW_TRACKING_URI). */
+  recordToMlflow: string | null;
   datasetName: string | null;
   modelName: string | null;
   language: string | null;
@@ -103,6 +106,7 @@ export function readAnalyseOptions(args: string[], env: Record<string, string | 
     data: v.data ?? null,
     test: v.test ?? null,
     target: v.target ?? null,
+    recordToMlflow: v["record-to-mlflow"] ?? null,
     datasetName: v["dataset-name"] ?? null,
     modelName: v["model-name"] ?? null,
     language: v.language ?? null,
@@ -121,6 +125,9 @@ export function readAnalyseOptions(args: string[], env: Record<string, string | 
   }
   if (!options.data && (options.test || options.target)) {
     throw new ClientError("USAGE", `--${options.test ? "test" : "target"} goes with --data <train file>`);
+  }
+  if (format === "html" && options.recordToMlflow) {
+    throw new ClientError("USAGE", "--record-to-mlflow records the HTML report in the run itself; print --format text, markdown or json here");
   }
   if (format === "html" && failOn) {
     throw new ClientError("USAGE", "--fail-on needs the findings, which --format html does not return: run once with --format markdown or json for the gate");
