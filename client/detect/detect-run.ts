@@ -1,8 +1,9 @@
 import { readFile, stat } from "node:fs/promises";
-import { basename, dirname, resolve, sep } from "node:path";
+import { basename, dirname, relative, resolve, sep } from "node:path";
 import { csvFormat } from "../../artifacts/mlflow/build/training.js";
 import type { SniffedDocument } from "../../artifacts/mlflow/build/sniffed.js";
 import { isRecord } from "../../artifacts/json-values.js";
+import { readTrainingArguments } from "../../nodes/checkpoint/file/training-args.js";
 import { type Classified, classifyFile } from "./classify.js";
 import { type FileStoreRun, isRunMeta, readFileStoreRun } from "./mlflow-store.js";
 import { type EventFile, metricsFromEventFiles } from "./tfevents.js";
@@ -95,6 +96,9 @@ export async function detectRun(paths: readonly string[]): Promise<DetectedRun> 
   const events: Array<{ at: Located } & EventFile> = [];
   const checkpoints: Located[] = [];
   const sidecars: Located[] = [];
+  /** training_args.bin and config.json: the Trainer's hyper-parameters and the model's labels, when metrics are its. */
+  const trainerFiles: Located[] = [];
+  const trainerConfigs: Array<{ at: Located; config: Record<string, unknown> }> = [];
   const consumed = new Set<string>();
 
   for (const mlrun of await fileStoreRuns(located)) {
@@ -107,11 +111,13 @@ export async function detectRun(paths: readonly string[]): Promise<DetectedRun> 
     run.metadata.mlflow = { run_id: mlrun.runId, run_name: mlrun.runName, experiment_id: mlrun.experimentId, tags: mlrun.tags };
     Object.assign(run.params, mlrun.params);
     run.used.push({ source: dirname(at.shown), target: "training_artifacts.params", label: `MLflow run ${mlrun.runId}: ${Object.keys(mlrun.params).length} params, tags` });
-    if (mlrun.metrics.length > 0) metrics.push({ kind: "mlflow", at, value: () => mlrun.metrics, label: `MLflow file store metrics (${new Set(mlrun.metrics.map((m) => m.key)).size} keys)` });
+    const metricsDir = { ...at, shown: `${dirname(at.shown)}/metrics/` };
+    if (mlrun.metrics.length > 0) metrics.push({ kind: "mlflow", at: metricsDir, value: () => mlrun.metrics, label: `MLflow file store metrics (${new Set(mlrun.metrics.map((m) => m.key)).size} keys)` });
   }
 
   for (const at of located) {
     if (consumed.has(at.file.path)) continue;
+    if (basename(at.file.path) === "training_args.bin") trainerFiles.push(at);
     let c: Classified;
     try {
       c = await classifyFile(at.file);
@@ -152,6 +158,7 @@ export async function detectRun(paths: readonly string[]): Promise<DetectedRun> 
           run.used.push({ source: at.shown, target: "training_artifacts.params", label: "hyper-parameters" });
         } else if (basename(at.file.path) === "config.json" || at.file.path.endsWith(".index.json")) {
           sidecars.push(at);
+          if (basename(at.file.path) === "config.json" && isRecord(c.doc.value)) trainerConfigs.push({ at, config: c.doc.value });
         } else if (at.named) {
           run.skipped.push({ source: at.shown, reason: "a JSON/YAML file that is no report, metric history or statistics the service reads", problem: true });
         }
@@ -172,7 +179,8 @@ export async function detectRun(paths: readonly string[]): Promise<DetectedRun> 
 
   const tb = groupEvents(events);
   if (tb) metrics.push({ kind: "tfevents", at: tb.at, value: () => metricsFromEventFiles(tb.files), label: tb.label });
-  pickMetrics(run, metrics);
+  const chosen = pickMetrics(run, metrics);
+  if (chosen === "trainer_state") await addTrainerParams(run, trainerFiles[0], trainerConfigs[0]);
   run.checkpoint = pickCheckpoint(run, checkpoints, sidecars);
   return run;
 }
@@ -204,17 +212,39 @@ function groupEvents(events: ReadonlyArray<{ at: Located } & EventFile>): { at: 
   const split = (dir: string) => SPLIT_DIRS.has(basename(dir));
   const runDir = (e: { relative: string }) => (split(dirname(e.relative)) ? dirname(dirname(e.relative)) : dirname(e.relative));
   const root = runDir(first);
-  const files = events.filter((e) => runDir(e) === root);
+  const inRun = (e: { relative: string }) => (root === "." ? e.relative : relative(root, e.relative));
+  const files = events.filter((e) => runDir(e) === root).map((e) => ({ path: e.path, relative: inRun(e) }));
   return { at: first.at, files, label: `TensorBoard event file${files.length > 1 ? `s (${files.length})` : ""}` };
 }
 
-function pickMetrics(run: DetectedRun, candidates: ReadonlyArray<{ kind: MetricsKind; at: Located; value: () => unknown; label: string }>): void {
+/**
+ * A Trainer run's hyper-parameters (training_args.bin: learning_rate, optim, warm-up…) and its model's config.json
+ * (num_labels, id2label) as params: trainer_state.json holds neither, and the detectors judge the learning rate and
+ * chance level from them. The shallowest, newest files win, as for everything else.
+ */
+async function addTrainerParams(run: DetectedRun, args: Located | undefined, config: { at: Located; config: Record<string, unknown> } | undefined): Promise<void> {
+  if (config) {
+    Object.assign(run.params, config.config);
+    run.used.push({ source: config.at.shown, target: "training_artifacts.params", label: "model config" });
+  }
+  if (!args) return;
+  try {
+    const fields = await readTrainingArguments(args.file.path);
+    Object.assign(run.params, fields);
+    run.used.push({ source: args.shown, target: "training_artifacts.params", label: `TrainingArguments (${Object.keys(fields).length} fields, read without unpickling)` });
+  } catch (err) {
+    run.skipped.push({ source: args.shown, reason: `TrainingArguments not readable: ${reasonOf(err)}`, problem: false });
+  }
+}
+
+function pickMetrics(run: DetectedRun, candidates: ReadonlyArray<{ kind: MetricsKind; at: Located; value: () => unknown; label: string }>): MetricsKind | null {
   const ranked = [...candidates].sort((a, b) => METRICS_RANK.indexOf(a.kind) - METRICS_RANK.indexOf(b.kind));
   const [chosen, ...rest] = ranked;
-  if (!chosen) return;
+  if (!chosen) return null;
   run.metrics = chosen.value();
   run.used.push({ source: chosen.at.shown, target: "training_artifacts.metrics", label: chosen.label });
   for (const r of rest) run.skipped.push({ source: r.at.shown, reason: `metrics already come from ${chosen.at.shown}`, problem: false });
+  return chosen.kind;
 }
 
 /** The checkpoint: weights files grouped by folder; the first folder in rank order (shallowest, newest `checkpoint-N/`). */

@@ -24,9 +24,10 @@ const PY_FLOAT: Record<string, number> = { nan: Number.NaN, inf: Number.POSITIVE
 
 const readValue = (text: string) => PY_FLOAT[text.toLowerCase()] ?? Number(text);
 
-/** `meta.yaml` of a run (it names `run_uuid`), not of an experiment. */
+/** `meta.yaml` of a live run (it names `run_id`, or `run_uuid` before MLflow 2), not of an experiment or a deleted run. */
 export function isRunMeta(file: FoundFile, text: string): boolean {
-  return file.relative.split(sep).pop() === "meta.yaml" && FIELD("run_uuid").test(text);
+  const isRun = FIELD("run_id").test(text) || FIELD("run_uuid").test(text);
+  return file.relative.split(sep).pop() === "meta.yaml" && isRun && !/^lifecycle_stage:\s*deleted\s*$/m.test(text);
 }
 
 /**
@@ -38,7 +39,7 @@ export async function readFileStoreRun(meta: FoundFile, metaText: string, files:
   const field = (name: string) => FIELD(name).exec(metaText)?.[1]?.trim() || null;
   const run: FileStoreRun = {
     folder,
-    runId: field("run_uuid") ?? field("run_id") ?? folder,
+    runId: field("run_id") ?? field("run_uuid") ?? folder,
     runName: field("run_name"),
     experimentId: field("experiment_id"),
     startTime: field("start_time") === null ? null : Number(field("start_time")),

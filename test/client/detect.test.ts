@@ -65,9 +65,10 @@ describe("detectRun", () => {
     await copyFile(`${F}/training/tensorboardx-simple-value.tfevents`, join(logs, "train", "events.out.tfevents.1.host.0.v2"));
     await copyFile(`${F}/training/tensorboardx-simple-value.tfevents`, join(logs, "validation", "events.out.tfevents.1.host.1.v2"));
     const split = await detectRun([logs]);
-    const names = Object.keys(split.metrics as object);
-    expect(names.some((n) => n.startsWith("val_"))).toBe(true);
-    expect(names.filter((n) => !n.startsWith("val_")).map((n) => `val_${n}`).sort()).toEqual(names.filter((n) => n.startsWith("val_")).sort());
+    expect(split.metrics).toMatchObject({
+      format: "tfevents",
+      files: [{ path: "train/events.out.tfevents.1.host.0.v2" }, { path: "validation/events.out.tfevents.1.host.1.v2" }],
+    });
   });
 
   it("an MLflow file-store run: metric files as long rows (Python's nan kept), params, run name and tags", async () => {
@@ -76,7 +77,7 @@ describe("detectRun", () => {
     await mkdir(join(runDir, "params"), { recursive: true });
     await mkdir(join(runDir, "tags"), { recursive: true });
     await writeFile(join(tmp, "mlruns", "1", "meta.yaml"), "artifact_location: file:///x\nexperiment_id: '1'\nname: demo\n");
-    await writeFile(join(runDir, "meta.yaml"), "run_id: 0a1b2c3d\nrun_uuid: 0a1b2c3d\nexperiment_id: '1'\nrun_name: brave-owl\nstart_time: 1764000000000\n");
+    await writeFile(join(runDir, "meta.yaml"), "run_id: 0a1b2c3d\nexperiment_id: '1'\nlifecycle_stage: active\nrun_name: brave-owl\nstart_time: 1764000000000\n");
     await writeFile(join(runDir, "metrics", "train_loss"), "1764000000001 0.9 0\n1764000000002 nan 1\n");
     await writeFile(join(runDir, "metrics", "val", "loss"), "1764000000001 1.1 0\n");
     await writeFile(join(runDir, "params", "lr"), "0.3");
