@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { SEVERITIES } from "../graph/result.js";
 import { renderChart } from "./chart.js";
+import { renderGrounding } from "./grounding.js";
 import { chartMarkers } from "./markers.js";
 import { html, SafeHtml } from "./html.js";
 import { REPORT_OUTPUTS, type ReportInput } from "./schema.js";
@@ -56,6 +57,7 @@ ${renderFindings(findings, numbers)}
 ${renderRecommendations(found.recommendations ?? [], numbers)}
 ${curves ? html`<section class="curves"><h2>Training curves</h2>${renderChart(curves, chartMarkers(findings))}</section>` : ""}
 ${renderAgents(response)}
+${renderGrounding(found.grounding ?? {})}
 ${renderReferences(found.citations ?? [], numbers)}
 ${renderTimings(found.trace?.spans ?? [])}
 ${problems.length ? html`<section class="notes"><h2>Notes</h2><ul>${problems.map((p) => html`<li>${p}</li>`)}</ul></section>` : ""}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AgentResultSchema, RecommendationSchema } from "../graph/result.js";
+import { GroundingReportSchema } from "../llm/grounding/report.js";
 import { SpanSchema } from "../server/trace.js";
 import { CurvesSchema } from "./curves.js";
 
@@ -33,4 +34,5 @@ export const REPORT_OUTPUTS = {
   citations: z.array(CitationSchema),
   curves: CurvesSchema,
   trace: z.object({ spans: z.array(SpanSchema) }),
+  grounding: z.record(z.string(), GroundingReportSchema),
 } as const;

@@ -72,6 +72,13 @@ function setStatus(text, state) {
 
 const ms = (x) => `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`;
 
+/** What the grounding pass removed from a node's model answer, as the span reports it (counts and reasons). */
+function grounded(g) {
+  if (!g) return "";
+  const reasons = Object.entries(g.reasons).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ${n}`);
+  return ` · grounding: ${g.removed} of ${g.checked} removed${reasons.length ? ` (${reasons.join(", ")})` : ""}`;
+}
+
 function onEvent(event, data) {
   switch (event) {
     case "run_started":
@@ -86,7 +93,7 @@ function onEvent(event, data) {
       page.finished++;
       const findings = data.findings === null ? "" : ` · ${data.findings} finding${data.findings === 1 ? "" : "s"}`;
       markNode(data.node, data.outcome === "ok" ? "done" : "error", `${ms(data.duration_ms)}${findings}`);
-      logEvent(event, `${data.node} ${data.outcome} in ${ms(data.duration_ms)}${findings}${data.error ? ` · ${data.error}` : ""}`);
+      logEvent(event, `${data.node} ${data.outcome} in ${ms(data.duration_ms)}${findings}${grounded(data.grounding)}${data.error ? ` · ${data.error}` : ""}`);
       setStatus(`Running… ${page.finished} of ${page.nodes.size} nodes finished`, "running");
       break;
     }

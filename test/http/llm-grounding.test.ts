@@ -131,6 +131,17 @@ describe("grounding the model's answers (HTTP, fake OpenAI-compatible server)", 
     });
   }
 
+  it("shows in the HTML report what grounding removed, counts and reasons, never the removed text", async () => {
+    script = appendEverywhere(INVENTED.fr!.sentence);
+    const res = await fetch(`${svc.url}/v1/report`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...sample, language: "fr" }) });
+    const page = await res.text();
+    expect(res.status).toBe(200);
+    const section = page.slice(page.indexOf("Grounding of the model"));
+    expect(section).toMatch(/<td>TrainingArtifactsAnalyzer<\/td><td>\d+<\/td><td>\d+<\/td><td class="outcome-error">\d+<\/td><td>number \d+<\/td>/);
+    expect(section).toContain("fr → fr (ok)");
+    for (const mark of INVENTED.fr!.marks) expect(page).not.toContain(mark);
+  });
+
   it("drops a cited finding id that does not exist, and the rewording of a finding that does not exist", async () => {
     const o = await analyse("en", (body) =>
       edited(body, (a) => {
