@@ -42,8 +42,14 @@ export function renderText(d: Digest, p: Palette): string {
     const more = d.recommendations.length - TOP_RECOMMENDATIONS;
     if (more > 0) out.push(p.dim(`  … ${more} more in --format markdown or json`));
     if (cited.size > 0) {
+      // Ids that cite the same work share one line (three ids often point at one paper or guide).
+      const byWork = new Map<string, string[]>();
+      for (const id of cited) {
+        const work = citationText(id, d.citations.get(id));
+        byWork.set(work, [...(byWork.get(work) ?? []), id]);
+      }
       out.push("", p.bold("Sources"));
-      for (const id of cited) out.push(`  ${id}: ${citationText(id, d.citations.get(id))}`);
+      for (const [work, ids] of byWork) out.push(`  ${ids.join(", ")}: ${work}`);
     }
   }
   if (d.failures.length > 0) {
