@@ -1,6 +1,6 @@
 import { type Evidence, type Finding, SEVERITIES, type Severity, severityRank } from "../../graph/result.js";
 import type { DetectorInfo } from "../catalog.js";
-import { clip, fmt } from "../../artifacts/json-values.js";
+import { clip, fmt, pct } from "../../artifacts/json-values.js";
 import type { CheckCategory, CheckOutcome, ChecksReport, CheckTool } from "./model.js";
 
 /** A check-report detector: its catalog record and a pure function from the normalized report to findings. */
@@ -68,14 +68,16 @@ export function checkLabel(o: CheckOutcome): string {
 export function outcomeEvidence(rule: string, o: CheckOutcome, catalogThreshold?: number): Evidence {
   const threshold = o.threshold ?? catalogThreshold ?? null;
   const status = o.status === "none" ? "ran without a condition" : o.status.toUpperCase();
-  const against = threshold !== null ? ` against ${o.threshold === null ? "the catalog default " : ""}${fmt(threshold)}` : "";
+  // A share of rows reads as the descriptions quote it: a percentage.
+  const quote = (n: number) => (o.share ? pct(n, 2) : fmt(n));
+  const against = threshold !== null ? ` against ${o.threshold === null ? "the catalog default " : ""}${quote(threshold)}` : "";
   const auc = o.values.domain_classifier_auc !== undefined ? ` (domain classifier AUC ${fmt(o.values.domain_classifier_auc)})` : "";
-  const numbers = o.observed !== null ? `: ${fmt(o.observed)}${against}${auc}` : "";
+  const numbers = o.observed !== null ? `: ${quote(o.observed)}${against}${auc}` : "";
   const flaggedDetails = o.details.filter((d) => d.flagged).slice(0, 5);
   const detailText = flaggedDetails.length ? ` Flagged: ${flaggedDetails.map((d) => `${d.name}${d.subject ? ` (${d.subject})` : ""}${d.score !== null ? ` ${fmt(d.score)}` : ""}`).join(", ")}.` : "";
   const condition = o.condition && o.condition !== o.name ? ` Condition: ${o.condition}.` : "";
   const message = o.message ? ` ${clip(o.message.replace(/\s+/g, " "), 200)}` : "";
-  const declared = o.declaredSeverity ? ` Severity set in the suite: ${o.declaredSeverity}.` : "";
+  const declared = o.declaredSeverity ? ` The suite's own severity for it puts it at ${o.declaredSeverity}.` : "";
   return {
     rule_id: rule,
     artifact: o.path,

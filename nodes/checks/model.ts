@@ -52,6 +52,8 @@ export interface CheckOutcome {
   observed: number | null;
   /** The report's own threshold for it (condition value, 1 − mostly, drift_share…). */
   threshold: number | null;
+  /** `observed` and `threshold` are shares of rows (unexpected values, duplicated or mixed rows): quoted as percentages. */
+  share?: boolean;
   columns: string[];
   details: CheckDetail[];
   /** Further named numbers (domain-classifier AUC, row counts…). */

@@ -9,7 +9,7 @@ const SAMPLES_MIX_DEFAULT = 0.05;
 function leakText(o: CheckOutcome): string {
   const rows = o.values.matched_rows !== undefined && o.values.total_rows !== undefined ? ` (${fmt(o.values.matched_rows)} / ${fmt(o.values.total_rows)} rows)` : "";
   if (/samples mix|overlap|duplicat/i.test(o.name) && o.observed !== null) {
-    return `${pct(o.observed, 2)} of the test rows${rows} also appear in train${o.threshold !== null ? ` (allowed: ${pct(o.threshold, 0)})` : ""}`;
+    return `${pct(o.observed, 2)} of the test rows${rows} also appear in train${o.threshold !== null ? ` (allowed: ${pct(o.threshold, 2)})` : ""}`;
   }
   if (o.columns.length) return `${o.columns.join(", ")} predict${o.columns.length === 1 ? "s" : ""} the label${o.observed !== null ? ` (score ${fmt(o.observed)})` : ""}`;
   return o.message || "the check failed";

@@ -8,6 +8,9 @@ import { emptyStated, mergeStated } from "./stated.js";
 
 const STATUS: Record<string, CheckStatus> = { pass: "pass", warn: "warn", fail: "fail", error: "error" };
 
+/** Checks whose value is a share of rows (mixed into test, duplicated, conflicting). */
+const ROW_SHARE_CHECKS = /samples mix|data duplicates|conflicting labels|date train test leakage/;
+
 /** What reading one Deepchecks result yields. */
 export interface DeepchecksRead {
   outcomes: CheckOutcome[];
@@ -78,6 +81,7 @@ export function readDeepchecksResult(raw: unknown, report: string | null, path: 
     const status = c ? STATUS[String(c.Status ?? "").toLowerCase()] ?? "error" : "none";
     const message = [moreInfo, extraText].filter(Boolean).join(" | ");
     return {
+      ...(ROW_SHARE_CHECKS.test(key) && reading.observed !== null ? { share: true } : {}),
       tool: "deepchecks", report, name, condition, category, status,
       message: clip(message, 400),
       observed: reading.observed, threshold, columns: reading.details.filter((d) => d.flagged).map((d) => d.name),

@@ -100,6 +100,7 @@ function readExpectation(r: JsonRecord, suite: string | null, path: string, seve
   const declared = severities ? declaredSeverity(config) : null;
   return {
     ...(declared ? { declaredSeverity: declared } : {}),
+    ...(unexpected !== null ? { share: true } : {}),
     tool: "great_expectations", report: suite, name: type, condition: null, category: expectationCategory(type), status,
     message: clip(error ?? describeResult(type, column, result, mostly), 400),
     observed: unexpected !== null ? unexpected / 100 : toFinite(result.observed_value),

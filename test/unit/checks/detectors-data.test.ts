@@ -36,7 +36,7 @@ describe("CR-02 leakage failed", () => {
     const body = loadJson("samples/mlflow-logged-dataset.json");
     const f = only(detectOn(leakageFailed, body.checks_artifacts as Record<string, unknown>));
     expect(f.severity).toBe("high");
-    expect(f.description).toMatch(/42\.17 % of the test rows \(5,216 \/ 12,368 rows\) also appear in train \(allowed: 5 %\)/);
+    expect(f.description).toMatch(/42\.17 % of the test rows \(5,216 \/ 12,368 rows\) also appear in train \(allowed: 5\.00 %\)/);
     expect(f.evidence[0]).toMatchObject({ threshold: 0.05, artifact: "checks_artifacts.results.train_test_validation[0].json_result" });
   });
 

@@ -57,7 +57,7 @@ describe("a tool's own severity", () => {
   it("reports a failed Great Expectations expectation at the severity the suite gave it, and says so", () => {
     const [f] = expectationFailed.detect(parseChecksArtifact({ reports: [critical] }));
     expect(f!.severity).toBe("critical");
-    expect(f!.evidence[0]!.text).toMatch(/Severity set in the suite: critical\./);
+    expect(f!.evidence[0]!.text).toMatch(/The suite's own severity for it puts it at critical\./);
     const [info] = expectationFailed.detect(parseChecksArtifact({ reports: [realJson("great_expectations/validation-info-only", "validation.json")] }));
     expect(info!.severity).toBe("info");
   });
