@@ -1,6 +1,6 @@
 import { classCounts } from "./classes.js";
-import { columnStatistics } from "./columns.js";
-import { columnDrift } from "./drift.js";
+import { profileColumns } from "./columns.js";
+import { categoricalDrift } from "./drift.js";
 import { openEngine } from "./engine.js";
 import { DatasetError } from "./errors.js";
 import { duplicateRows, trainTestOverlap } from "./rows.js";
@@ -49,7 +49,7 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
     const train = await step(`reading ${input.data}`, () => loadTable(engine, sources.train, "train"));
     const test = sources.test ? await step(`reading ${input.test}`, () => loadTable(engine, sources.test!, "test")) : null;
     if (input.target) checkTarget(input.target, train, test);
-    const columns = await step("column statistics", () => columnStatistics(engine, train));
+    const { columns, numericDrift } = await step("column statistics", () => profileColumns(engine, train, test));
     const statistics: DatasetStatistics = {
       num_rows: train.rows + (test?.rows ?? 0),
       splits: { train: { num_rows: train.rows }, ...(test ? { test: { num_rows: test.rows } } : {}) },
@@ -64,7 +64,11 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
     if (test) {
       const overlap = await step("train/test overlap", () => trainTestOverlap(engine, train, test));
       if (overlap) statistics.train_test_overlap = overlap;
-      statistics.drift = await step("drift", () => columnDrift(engine, train, test, (c) => columns[c]?.unique ?? Infinity));
+      const categorical = await step("drift", () => categoricalDrift(engine, train, test, (c) => columns[c]?.unique ?? Infinity));
+      statistics.drift = Object.fromEntries(train.columns.flatMap((c) => {
+        const d = numericDrift[c.name] ?? categorical[c.name];
+        return d ? [[c.name, d]] : [];
+      }));
     }
     const artifacts: DatasetArtifacts = {
       metadata: {
