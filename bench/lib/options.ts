@@ -29,6 +29,8 @@ export interface BenchProfile {
   /** Large analyses sent at once and the size of each body, while /healthz is polled (`healthz_under_load`). */
   largeBodies: number;
   largeBodyBytes: number;
+  /** Rows of the generated train table of `dataset_stats` (20 columns; the test table has a tenth). */
+  datasetRows: number;
 }
 
 const FULL: BenchProfile = {
@@ -47,6 +49,7 @@ const FULL: BenchProfile = {
   slowClientSeconds: 10,
   largeBodies: 10,
   largeBodyBytes: 40 * 1024 ** 2,
+  datasetRows: 10_000_000,
 };
 
 const QUICK: BenchProfile = {
@@ -65,6 +68,7 @@ const QUICK: BenchProfile = {
   slowClientSeconds: 3,
   largeBodies: 10,
   largeBodyBytes: 10 * 1024 ** 2,
+  datasetRows: 1_000_000,
 };
 
 export interface BenchOptions {
@@ -102,6 +106,7 @@ export function describeProfile(p: BenchProfile): string {
     `checkpoint ${mb(p.checkpointBytes)} ×${p.checkpointScans}`,
     `${p.slowClients} slow-body connections, ${p.slowClientSeconds} s of load with and without`,
     `${p.largeBodies} bodies of ${mb(p.largeBodyBytes)} at once`,
+    `dataset of ${sizeLabel(p.datasetRows)} rows × 20 columns`,
   ];
   return `${p.mode} profile: ${parts.join("; ")}`;
 }

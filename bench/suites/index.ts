@@ -31,4 +31,5 @@ export const SUITES: Suite[] = [
   lazy("slow_clients", "req/s", "normal clients' throughput while 50 slow-body connections are held", async () => (await import("./slow-clients.js")).benchSlowClients),
   lazy("healthz_under_load", "ms", "/healthz p99 while ten large analyses run", async () => (await import("./healthz-under-load.js")).benchHealthzUnderLoad),
   lazy("checkpoint_scan", "GB/s", "checkpoint scan throughput and peak RSS next to numpy", async () => (await import("./checkpoint-scan.js")).benchCheckpointScan),
+  lazy("dataset_stats", "s", "client dataset statistics of CSV and Parquet next to pandas", async () => (await import("./dataset-stats.js")).benchDatasetStats),
 ];
