@@ -8,9 +8,12 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { ENGLISH } from "../../artifacts/language.js";
 import { loadServiceSettings } from "../../config/env.js";
-import { type AgentResult, type Finding, SeveritySchema, severityRank } from "../../graph/result.js";
-import { analyzeCheckpoint } from "../../nodes/checkpoint/node.js";
+import { type AgentResult, type Finding, SeveritySchema } from "../../graph/result.js";
+import { detectCheckpointFindings } from "../../nodes/checkpoint/detect.js";
+import { analyzeCheckpoint, checkpointAnalyzer } from "../../nodes/checkpoint/node.js";
+import { prioritizeFindings } from "../../nodes/findings.js";
 import { testDeps } from "./analysis-deps.js";
+import { type CorpusFigures, countItem, emptyFigures } from "./real-corpus.js";
 
 /** The corpus folder, which the analysis is given as its only artifact root. */
 export const CHECKPOINT_CORPUS = realpathSync(fileURLToPath(new URL("../fixtures/real/checkpoints/", import.meta.url)));
@@ -50,31 +53,32 @@ export function checkpointItems(): CheckpointItem[] {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+export interface CheckpointAnalysis {
+  /** The agent result the checkpoint analyzer node returns (deterministic mode). */
+  result: AgentResult;
+  /** Its findings, as the response lists them. */
+  findings: Finding[];
+  /** What the detectors said before findings sharing a root cause were grouped. */
+  ungrouped: Finding[];
+}
+
 /** Runs the checkpoint analyzer node on the item in deterministic mode, the corpus being the artifact root. */
-export async function analyzeCheckpointItem(item: CheckpointItem): Promise<AgentResult> {
+export async function analyzeCheckpointItem(item: CheckpointItem): Promise<CheckpointAnalysis> {
   const settings = loadServiceSettings({ SERVICE_ARTIFACT_ROOTS: CHECKPOINT_CORPUS });
-  const update = await analyzeCheckpoint(
-    { artifact: { kind: "checkpoint", field: "model_checkpoint_artifacts", payload: item.payload, origin: "inline" }, language: ENGLISH, datasetName: null, modelName: null },
-    { context: testDeps({ settings }) },
-  );
-  return (update.agentResults as Record<string, AgentResult>).ModelCheckpointArtifactsAnalyzer!;
+  const input = { artifact: { kind: "checkpoint" as const, field: "model_checkpoint_artifacts", payload: item.payload, origin: "inline" as const }, language: ENGLISH, datasetName: null, modelName: null };
+  const deps = testDeps({ settings });
+  const update = await analyzeCheckpoint(input, { context: deps });
+  const result = (update.agentResults as Record<string, AgentResult>).ModelCheckpointArtifactsAnalyzer!;
+  const info = await checkpointAnalyzer.parse(item.payload, { input, deps, signal: new AbortController().signal, progress: () => {} });
+  return { result, findings: result.findings, ungrouped: prioritizeFindings(detectCheckpointFindings(info)) };
 }
 
-export interface CheckpointVerdict {
-  /** Expected findings not found at their severity or worse ("id (min severity)"). */
-  misses: string[];
-  /** Findings listed as absent that were found. */
-  unwanted: string[];
-  /** On a healthy item, findings at high or critical. */
-  severeOnHealthy: Finding[];
-}
-
-/** Compares an item's findings with its expectation. */
-export function judgeCheckpointItem(expectation: CheckpointExpectation, findings: readonly Finding[]): CheckpointVerdict {
-  const misses = expectation.expected
-    .filter((e) => !findings.some((f) => f.id === e.id && severityRank(f.severity) <= severityRank(e.min_severity)))
-    .map((e) => `${e.id} (${e.min_severity})`);
-  const unwanted = findings.filter((f) => expectation.absent.includes(f.id)).map((f) => `${f.id} (${f.severity})`);
-  const severeOnHealthy = expectation.healthy ? findings.filter((f) => severityRank(f.severity) <= severityRank("high")) : [];
-  return { misses, unwanted, severeOnHealthy };
+/** The checkpoint corpus' figures in the shape of the check-report groups' (one row), for docs/detectors.md. */
+export async function measureCheckpointCorpus(): Promise<CorpusFigures> {
+  const row = emptyFigures("checkpoints");
+  for (const item of checkpointItems()) {
+    const { findings, ungrouped } = await analyzeCheckpointItem(item);
+    countItem(row, item, findings, ungrouped);
+  }
+  return row;
 }

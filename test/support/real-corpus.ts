@@ -97,7 +97,7 @@ export function atLeast(got: Severity, floor: Severity): boolean {
  * Judges an item's findings against its expected.json. A finding merged into another by root-cause grouping counts
  * as present, at the merged finding's severity (its evidence is all there, under the lead's id).
  */
-export function judgeItem(expectation: RealExpectation, findings: readonly Finding[]): ItemVerdict {
+export function judgeItem(expectation: Pick<RealExpectation, "expected" | "absent" | "healthy">, findings: readonly Finding[]): ItemVerdict {
   const verdict: ItemVerdict = { hits: [], misses: [], unwanted: [], severeOnHealthy: [] };
   const covering = (id: string) => findings.find((f) => coveredIds(f).includes(id));
   for (const e of expectation.expected) {
@@ -130,8 +130,28 @@ export interface CorpusFigures {
   misses: string[];
 }
 
-function emptyFigures(group: string): CorpusFigures {
+export function emptyFigures(group: string): CorpusFigures {
   return { group, items: 0, healthy: 0, expected: 0, found: 0, foundAnySeverity: 0, severeOnHealthy: 0, findingsBefore: 0, findingsAfter: 0, knownGaps: 0, misses: [] };
+}
+
+/** Adds one judged item to a row of figures (shared with the checkpoint items, test/support/real-checkpoint-corpus.ts). */
+export function countItem(
+  row: CorpusFigures,
+  item: { name: string; expectation: Pick<RealExpectation, "expected" | "absent" | "healthy" | "known_gap"> },
+  findings: readonly Finding[],
+  ungrouped: readonly Finding[],
+): void {
+  const v = judgeItem(item.expectation, findings);
+  row.items++;
+  row.healthy += item.expectation.healthy ? 1 : 0;
+  row.expected += item.expectation.expected.length;
+  row.found += v.hits.length;
+  row.foundAnySeverity += v.hits.length + v.misses.filter((m) => m.got !== null).length;
+  row.severeOnHealthy += v.severeOnHealthy.length;
+  row.findingsBefore += ungrouped.length;
+  row.findingsAfter += findings.length;
+  row.knownGaps += item.expectation.known_gap ? 1 : 0;
+  row.misses.push(...v.misses.map((m) => `${item.name}: ${m.id} (expected ${m.expected}, got ${m.got ?? "nothing"})`));
 }
 
 /** Runs every check-report item and counts, per tool group and in all (the last row). */
@@ -140,19 +160,7 @@ export async function measureCheckReportCorpus(): Promise<CorpusFigures[]> {
   const all = emptyFigures("all");
   for (const item of checkReportItems()) {
     const { findings, ungrouped } = await analyzeRealItem(item);
-    const v = judgeItem(item.expectation, findings);
-    for (const row of [rows.get(item.name.split("/")[0]!)!, all]) {
-      row.items++;
-      row.healthy += item.expectation.healthy ? 1 : 0;
-      row.expected += item.expectation.expected.length;
-      row.found += v.hits.length;
-      row.foundAnySeverity += v.hits.length + v.misses.filter((m) => m.got !== null).length;
-      row.severeOnHealthy += v.severeOnHealthy.length;
-      row.findingsBefore += ungrouped.length;
-      row.findingsAfter += findings.length;
-      row.knownGaps += item.expectation.known_gap ? 1 : 0;
-      row.misses.push(...v.misses.map((m) => `${item.name}: ${m.id} (expected ${m.expected}, got ${m.got ?? "nothing"})`));
-    }
+    for (const row of [rows.get(item.name.split("/")[0]!)!, all]) countItem(row, item, findings, ungrouped);
   }
   return [...rows.values(), all];
 }

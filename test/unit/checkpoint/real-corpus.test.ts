@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { FindingSchema } from "../../../graph/result.js";
-import { analyzeCheckpointItem, checkpointItems, judgeCheckpointItem } from "../../support/real-checkpoint-corpus.js";
+import { coveredIds } from "../../../nodes/root-causes.js";
+import { judgeItem } from "../../support/real-corpus.js";
+import { analyzeCheckpointItem, checkpointItems } from "../../support/real-checkpoint-corpus.js";
 
 // Every checkpoint item of the real-output corpus (written by torch, safetensors, Lightning and transformers
 // themselves, scripts/fixtures/real/checkpoint_corpus.py) through the checkpoint analyzer, the corpus folder being
@@ -17,11 +19,11 @@ describe("checkpoint analyzer on the real-output corpus", () => {
   });
 
   it.each(items.map((i) => [i.name, i] as const))("%s", async (_name, item) => {
-    const result = await analyzeCheckpointItem(item);
+    const { result, findings } = await analyzeCheckpointItem(item);
     expect(result.error_message).toBeNull();
-    for (const f of result.findings) FindingSchema.parse(f);
-    const verdict = judgeCheckpointItem(item.expectation, result.findings);
-    const seen = result.findings.map((f) => `${f.id}:${f.severity}`).join(", ") || "nothing";
+    for (const f of findings) FindingSchema.parse(f);
+    const verdict = judgeItem(item.expectation, findings);
+    const seen = findings.map((f) => `${coveredIds(f).join("+")}:${f.severity}`).join(", ") || "nothing";
     expect(verdict.misses, `found: ${seen}`).toEqual([]);
     expect(verdict.unwanted, `found: ${seen}`).toEqual([]);
     expect(verdict.severeOnHealthy.map((f) => f.id), "healthy checkpoint: nothing at high or critical").toEqual([]);
