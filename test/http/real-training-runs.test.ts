@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectFinding, expectNoFinding, expectNothingAbove, listing } from "../support/diagnosis.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
+import { serialize } from "../support/mutate.js";
 import { loadRunItems, type RunItem, type RunRequest, runRequests } from "../support/run-folders.js";
 
 /**
@@ -19,7 +20,8 @@ beforeAll(async () => {
   svc = await startService();
   for (const item of items) {
     for (const r of requests.get(item.name)!) {
-      const res = await postJson(`${svc.url}/v1/analyse`, r.body);
+      // As Python's json.dumps writes it: a History full of NaN stays NaN (JSON.stringify would write null).
+      const res = await postJson(`${svc.url}/v1/analyse`, serialize(r.body));
       responses.set(`${item.name} | ${r.label}`, { status: res.status, json: res.json });
     }
   }

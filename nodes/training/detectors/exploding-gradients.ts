@@ -1,13 +1,40 @@
 import type { Evidence, Finding } from "../../../graph/result.js";
 import { detectorFinding, MAX_CONFIDENCE, scoreConfidence } from "../../findings.js";
-import { curveOf, pickSeries } from "../curves.js";
-import { findExcursions } from "../excursions.js";
+import { type Curve, curve, curveOf, pickSeries } from "../curves.js";
+import { baselineBlock, type Excursion, findExcursions } from "../excursions.js";
 import type { TrainingRun } from "../model.js";
 import { fitLine, logValues, median } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
 /** A gradient-norm spike is > 10× the rolling median (SageMaker/AutoTrainer explode rules). */
 const SPIKE_FACTOR = 10;
+
+/** Mean of a curve's values at steps in [from, to), NaN when none. */
+function meanBetween(c: Curve, from: number, to: number): number {
+  let sum = 0;
+  let k = 0;
+  for (let i = 0; i < c.values.length; i++) {
+    if (c.steps[i]! >= from && c.steps[i]! < to) {
+      sum += c.values[i]!;
+      k++;
+    }
+  }
+  return k > 0 ? sum / k : Number.NaN;
+}
+
+/**
+ * A jump of the gradient norm that never comes back down while the training loss falls across it is the model
+ * leaving its initial plateau (near-uniform outputs give tiny gradients; once it learns they are larger for good),
+ * a new level rather than a spike: the loss over the block after the jump is below the block before it.
+ */
+function leavesPlateau(spike: Excursion, g: Curve, loss: Curve | undefined): boolean {
+  if (spike.recovered !== false || !loss) return false;
+  const b = baselineBlock(g.values.length);
+  const start = g.steps[spike.start]!;
+  const before = meanBetween(loss, g.steps[Math.max(0, spike.start - b)]!, start);
+  const after = meanBetween(loss, start, g.steps[Math.min(g.values.length - 1, spike.end + b)]! + 1);
+  return after < before;
+}
 
 /** TH-11: non-finite gradient norms (critical), spikes > 10× the rolling median, or sustained ≥ 10× growth that
  * is still going on in the second half of the run. */
@@ -26,7 +53,8 @@ function detectExplodingGradients(run: TrainingRun): Finding[] {
   let growth = 1;
   if (positive && g.values.length >= 20) {
     const y = logValues(g.values);
-    const spikes = findExcursions(y, { cutoff: (level) => level + Math.log(SPIKE_FACTOR), recoverWithin: Math.max(3, Math.ceil(0.05 * y.length)) });
+    const loss = curve(run, "train", "loss", "fine");
+    const spikes = findExcursions(y, { cutoff: (level) => level + Math.log(SPIKE_FACTOR), recoverWithin: Math.max(3, Math.ceil(0.05 * y.length)) }).filter((s) => !leavesPlateau(s, g, loss));
     if (spikes.length > 0) {
       const worst = spikes.reduce((a, b) => (y[b.peak]! - b.level > y[a.peak]! - a.level ? b : a));
       const factor = Math.exp(y[worst.peak]! - worst.level);
@@ -80,7 +108,7 @@ export const explodingGradients: TrainingDetector = {
     id: "training.exploding_gradients",
     rule: "TH-11",
     title: "Exploding gradients",
-    threshold: "any non-finite grad norm (critical); spikes > 10× the rolling median, or last-10 % median ≥ 10× the first-10 % with a significant log-slope, overall and over the second half (a norm that rises as the model leaves its initial plateau, then settles, is learning) (high)",
+    threshold: "any non-finite grad norm (critical); spikes > 10× the rolling median (not a jump to a new level while the train loss falls across it: the model leaving its initial plateau), or last-10 % median ≥ 10× the first-10 % with a significant log-slope, overall and over the second half (a norm that rises as the model leaves its initial plateau, then settles, is learning) (high)",
     severities: ["critical", "high"],
     basis: "Pascanu et al. on exploding gradients and norm clipping; tuning playbook clipping [K01][K11][K36]",
   },

@@ -83,6 +83,12 @@ describe("learning rate and gradients read as the frameworks log them", () => {
     const grad = series(300, (i) => (0.05 + 1.5 / (1 + Math.exp(-(i - 60) / 10))) * Math.exp(0.1 * rng.normal()));
     const loss = series(300, (i) => LN4 - 1.0 / (1 + Math.exp(-(i - 60) / 10)));
     expect(explodingGradients.detect(trainingRun({ loss, grad_norm: grad }))).toEqual([]);
+    // A jump to a new level within a few steps, as a real Trainer run shows it: learning while the loss falls, an
+    // explosion while it climbs.
+    const jump = series(300, (i) => (i < 60 ? 0.1 : 1.5) * Math.exp(0.1 * rng.normal()));
+    expect(explodingGradients.detect(trainingRun({ loss, grad_norm: jump }))).toEqual([]);
+    const climbing = series(300, (i) => (i < 60 ? LN4 : LN4 + (i - 60) / 50));
+    expect(explodingGradients.detect(trainingRun({ loss: climbing, grad_norm: jump }))[0]).toMatchObject({ severity: "high" });
     const growing = series(300, (i) => 0.05 * Math.exp(i / 60) * Math.exp(0.1 * rng.normal()));
     expect(explodingGradients.detect(trainingRun({ loss, grad_norm: growing }))[0]).toMatchObject({ severity: "high" });
   });
