@@ -6,6 +6,7 @@ import { type Admission, createAdmission } from "./admission.js";
 import { cors } from "./cors.js";
 import { clientGone, errorMiddleware, ServiceError } from "./errors.js";
 import { jsonBodyIntake } from "./intake.js";
+import { methodNotAllowed } from "./method-not-allowed.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createAnalyseRouter } from "./routes/analyse.js";
@@ -96,6 +97,7 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
     res.type("text/plain; version=0.0.4").send(metrics.render());
   });
 
+  app.use(methodNotAllowed(app));
   app.use((req, _res, next) => next(new ServiceError("NOT_FOUND", 404, `no route for ${req.method} ${req.path}`)));
   app.use(errorMiddleware(runtime.logger));
   return { app, admission, metrics };

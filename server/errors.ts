@@ -1,20 +1,46 @@
-import type { ErrorRequestHandler, Response } from "express";
+import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "../config/logger.js";
+import { MLFLOW_ERROR_STATUS } from "../artifacts/mlflow/errors.js";
 import { RequestDecodeError } from "../artifacts/request.js";
+import { CHECKPOINT_PATH_REFUSED } from "../nodes/checkpoint/paths.js";
 
-/** The closed list of error codes the HTTP layer answers with. */
-export type ServiceErrorCode =
-  | "BAD_REQUEST"
-  | "FORBIDDEN"
-  | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "REQUEST_TIMEOUT"
-  | "TOO_MANY_REQUESTS"
-  | "NOT_FOUND"
-  | "ANALYSIS_FAILED"
-  | "OVERLOADED"
-  | "SHUTTING_DOWN"
-  | "TIMEOUT";
+/** The service's own error codes. */
+export const SERVICE_ERROR_CODES = [
+  "BAD_REQUEST",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "REQUEST_TIMEOUT",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "TOO_MANY_REQUESTS",
+  "ANALYSIS_FAILED",
+  "OVERLOADED",
+  "SHUTTING_DOWN",
+  "TIMEOUT",
+] as const;
+export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
+
+/**
+ * Every `code` an error body may carry (docs/api.md): the service's own, the tracking-server ones and the
+ * checkpoint-path refusal. A library error with another code (a zlib or file-system one) is never passed on.
+ */
+export const ERROR_CODES: ReadonlySet<string> = new Set([...SERVICE_ERROR_CODES, ...Object.keys(MLFLOW_ERROR_STATUS), CHECKPOINT_PATH_REFUSED]);
+
+/** The code of an error that names none of ERROR_CODES, by its status. */
+const CODE_BY_STATUS: Record<number, ServiceErrorCode> = {
+  400: "BAD_REQUEST",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  408: "REQUEST_TIMEOUT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  429: "TOO_MANY_REQUESTS",
+};
+
+/** Every 400 detail starts with this (spec §4), whichever route or module refused the request. */
+export const DECODE_PREFIX = "Error decoding request: ";
 
 /** An error the service raises on purpose, with the status it maps to. */
 export class ServiceError extends Error {
@@ -29,18 +55,26 @@ export class ServiceError extends Error {
   }
 }
 
-/** Errors from other modules (MLflow, checkpoint paths) carry their own status and code; this reads them. */
+/**
+ * Errors from other modules (MLflow, checkpoint paths) carry their own status and code; so do the HTTP errors of
+ * Express and its helpers (`status` or `statusCode`, e.g. a malformed JSON body), whose codes are not ours.
+ */
 interface StatusCarrier {
   status: number;
-  code: string;
+  code?: unknown;
   message: string;
   /** Seconds for the Retry-After of a 503 (artifacts/mlflow/errors.ts sets it). */
   retryAfterSeconds?: number;
 }
-function isStatusCarrier(err: unknown): err is StatusCarrier {
-  const e = err as Partial<StatusCarrier> | null;
-  return !!e && typeof e.status === "number" && e.status >= 400 && e.status < 600 && typeof e.code === "string" && typeof e.message === "string";
+function asStatusCarrier(err: unknown): StatusCarrier | null {
+  const e = err as (Partial<StatusCarrier> & { statusCode?: unknown }) | null;
+  if (!e || typeof e.message !== "string") return null;
+  const status = typeof e.status === "number" ? e.status : typeof e.statusCode === "number" ? e.statusCode : NaN;
+  return status >= 400 && status < 600 ? { ...e, status, message: e.message } : null;
 }
+
+/** One line: upstream texts (a tracking server's message, a parser's) may hold line breaks. */
+const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, " ").trim();
 
 export interface HttpErrorBody {
   detail: string;
@@ -61,13 +95,17 @@ export function toHttpError(err: unknown, requestId: string): { status: number; 
     if (status === 503 && !Object.keys(headers).some((h) => h.toLowerCase() === "retry-after")) {
       headers["Retry-After"] = String((err as Partial<StatusCarrier> | null)?.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
     }
-    return { status, body: { detail, code, request_id: requestId }, headers };
+    const line = oneLine(detail);
+    return { status, body: { detail: status === 400 && !line.startsWith(DECODE_PREFIX) ? DECODE_PREFIX + line : line, code, request_id: requestId }, headers };
   };
-  if (err instanceof RequestDecodeError) return body(400, "BAD_REQUEST", `Error decoding request: ${err.message}`);
+  if (err instanceof RequestDecodeError) return body(400, "BAD_REQUEST", err.message);
   if (err instanceof ServiceError) return body(err.status, err.code, err.message, err.headers);
-  if (isStatusCarrier(err)) {
-    const detail = err.status === 400 ? `Error decoding request: ${err.message}` : err.message;
-    return body(err.status, err.code, detail);
+  // A malformed percent-encoding in the URL (Express decodes path parameters).
+  if (err instanceof URIError) return body(400, "BAD_REQUEST", `the URL holds a malformed percent-encoding (${err.message})`);
+  const carrier = asStatusCarrier(err);
+  if (carrier) {
+    const code = typeof carrier.code === "string" && ERROR_CODES.has(carrier.code) ? carrier.code : (CODE_BY_STATUS[carrier.status] ?? (carrier.status < 500 ? "BAD_REQUEST" : "ANALYSIS_FAILED"));
+    return body(carrier.status, code, carrier.message);
   }
   // Spec §4 rule 2: a 500 carries the error's trace text; we give its name and message, not the stack.
   const e = err instanceof Error ? err : new Error(String(err));
@@ -80,6 +118,12 @@ export function toHttpError(err: unknown, requestId: string): { status: number; 
  */
 export function clientGone(res: Response): boolean {
   return !res.writableFinished && (res.destroyed || res.req.socket.destroyed);
+}
+
+/** Whether the request announced a body that was not read to its end. */
+function hasUnreadBody(req: Request): boolean {
+  const declared = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+  return declared && !req.readableEnded;
 }
 
 /**
@@ -101,6 +145,8 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       if (!res.writableEnded) res.end(`event: error\ndata: ${JSON.stringify(body, replacer)}\n\n`);
       return;
     }
+    // A body nobody read (a 405 or 404 answered at once) is not worth draining: close rather than reuse the socket.
+    if (hasUnreadBody(req)) res.set("connection", "close");
     res.status(status).set(headers).json(body);
   };
 }

@@ -20,10 +20,13 @@ export type CheckpointPathRule =
 /** The request field every refusal names. */
 export const CHECKPOINT_PATH_FIELD = "model_checkpoint_artifacts.checkpoint_path";
 
+/** The error code of every refused checkpoint_path. */
+export const CHECKPOINT_PATH_REFUSED = "CHECKPOINT_PATH_REFUSED";
+
 /** A checkpoint_path the service will not read: the HTTP layer answers 400 with `code`, `rule` and the message. */
 export class CheckpointPathError extends Error {
   override name = "CheckpointPathError";
-  readonly code = "CHECKPOINT_PATH_REFUSED" as const;
+  readonly code = CHECKPOINT_PATH_REFUSED;
   readonly status = 400;
   readonly field = CHECKPOINT_PATH_FIELD;
   constructor(readonly rule: CheckpointPathRule, detail: string) {

@@ -1,7 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { WORKSPACE_PREFIX } from "../../artifacts/workspace.js";
 import { type CountingServer, startCountingServer } from "../support/counting-server.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { type RunningService, startService } from "../support/http-service.js";
@@ -28,6 +29,9 @@ function sendAndKeepHandle(url: string, payload: string, requestId: string) {
 
 /** How long the polls below wait on a loaded machine; the model answers only after a minute, so it is no race. */
 const PATIENCE = { timeout: 15_000 };
+
+/** The request workspaces under a workspace root, whatever folders the process keeps them in. */
+const requestWorkspaces = (root: string) => readdirSync(root, { recursive: true }).filter((p) => basename(String(p)).startsWith(WORKSPACE_PREFIX));
 
 const logLines = (svc: RunningService) => svc.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
 
@@ -74,12 +78,12 @@ describe("a client that disconnects mid-analysis", () => {
     const payload = JSON.stringify({ mlflow: { run_id: "0123456789abcdef0123456789abcdef" } });
     const { client, answered } = sendAndKeepHandle(svc.url, payload, "gone-during-pull");
     await expect.poll(() => tracking!.received.length, PATIENCE).toBeGreaterThan(0);
-    expect(readdirSync(workspaces)).toHaveLength(1);
+    expect(requestWorkspaces(workspaces)).toHaveLength(1);
     client.abort();
     expect(await answered).toBeInstanceOf(Error);
     await expect.poll(() => svc!.service.admission.inFlight, PATIENCE).toBe(0);
     await expect.poll(() => tracking!.abandoned, PATIENCE).toBeGreaterThan(0);
-    await expect.poll(() => readdirSync(workspaces!), PATIENCE).toEqual([]);
+    await expect.poll(() => requestWorkspaces(workspaces!), PATIENCE).toEqual([]);
     expectInfoOnly(svc, "gone-during-pull");
   });
 });

@@ -42,6 +42,6 @@ describe("GET /v1/graph", () => {
   it("rejects an unknown format with a 400 naming the parameter", async () => {
     const res = await fetch(`${svc.url}/v1/graph?format=png`);
     expect(res.status).toBe(400);
-    expect((await res.json()).detail).toBe('format: expected "mermaid" or "json", received "png"');
+    expect((await res.json()).detail).toBe('Error decoding request: format: expected "mermaid" or "json", received "png"');
   });
 });

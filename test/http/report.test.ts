@@ -81,6 +81,6 @@ describe("POST /debug/report", () => {
   it("rejects a body that is not an analysis response with a 400 naming the field", async () => {
     const res = await postJson(`${svc.url}/debug/report`, { agent_results: {}, summary: null, error_messages: {}, dataset_name: null });
     expect(res.status).toBe(400);
-    expect(res.json.detail).toBe("additional_outputs: Invalid input: expected record, received undefined; expected an analysis response");
+    expect(res.json.detail).toBe("Error decoding request: additional_outputs: Invalid input: expected record, received undefined; expected an analysis response");
   });
 });
