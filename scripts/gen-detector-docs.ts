@@ -9,6 +9,7 @@ import { trainingDetectors } from "../nodes/training/catalog.js";
 import { type FaultFigures, type HealthyFigures, measureFaults, measureHealthy } from "../test/support/detector-calibration.js";
 import { HEALTHY_KINDS } from "../test/support/synthetic-history.js";
 import { type CorpusFigures, measureCheckReportCorpus } from "../test/support/real-corpus.js";
+import { measureTrainingRunCorpus } from "../test/support/run-folders.js";
 
 const HEALTHY_RUNS = 1000;
 const FAULT_CASES = 100;
@@ -63,14 +64,14 @@ function faultTable(figures: Array<{ strong: FaultFigures; weak: FaultFigures }>
   ].join("\n");
 }
 
-function checkCorpusTable(rows: CorpusFigures[]): string {
+function checkCorpusTable(rows: CorpusFigures[], labels = { group: "tool", items: "items", per: "report" }): string {
   const perReport = (n: number, items: number) => (items ? (n / items).toFixed(2) : "–");
   const lines = rows.map(
     (r) =>
       `| ${r.group} | ${r.items} (${r.healthy} healthy) | ${r.expected} | ${percent(r.found, r.expected)} | ${percent(r.foundAnySeverity, r.expected)} | ${r.severeOnHealthy} | ${perReport(r.findingsBefore, r.items)} | ${perReport(r.findingsAfter, r.items)} |`,
   );
   return [
-    "| tool | items | expected findings | found at the expected severity | found at any severity | high or critical on healthy items | findings per report before grouping | after grouping |",
+    `| ${labels.group} | ${labels.items} | expected findings | found at the expected severity | found at any severity | high or critical on healthy ${labels.items} | findings per ${labels.per} before grouping | after grouping |`,
     "|---|---|---|---|---|---|---|---|",
     ...lines,
   ].join("\n");
@@ -82,6 +83,8 @@ async function main(): Promise<void> {
   const faults = measureFaults(FAULT_CASES);
   const corpus = await measureCheckReportCorpus();
   const corpusAll = corpus.at(-1)!;
+  const runs = await measureTrainingRunCorpus();
+  const runsAll = runs.at(-1)!;
   const total = trainingDetectors.length + others.reduce((n, c) => n + (c.detectors?.length ?? 0), 0);
   const sections = [
     "# Detector catalog",
@@ -120,6 +123,14 @@ async function main(): Promise<void> {
     checkCorpusTable(corpus),
     "",
     corpusAll.misses.length ? `Missed: ${corpusAll.misses.join("; ")}.` : "No expected finding is missed.",
+    "",
+    "## Training detectors measured on the real-output corpus",
+    "",
+    `Run folders written by the frameworks themselves (\`scripts/fixtures/real/training_corpus.py\`, venv \`.cache/venv-real\` from \`setup-venv.sh\`: Lightning 2.6 CSV and TensorBoard loggers, the Hugging Face Trainer 5.24 with a model built from a config, Keras 3.15 on the torch backend with its CSVLogger, History and TensorBoard callback, torch's SummaryWriter, the MLflow 3 file store) on tiny seeded problems, with faults caused for real: Adam and AdamW learning rates that explode and leave the model at chance, an SGD learning rate too small to leave chance, SGD with momentum diverging, a NaN loss, dead ReLUs, label noise on a tiny train set; and a healthy run per framework. Each run is sent every way a user sends it (the framework's file as text, pandas \`to_dict("records"/"list")\` of a sparse Lightning csv, Keras' History dict, its train/ + validation/ event-file pair as one run, an MLflow run's metric files and params, HF \`trainer_state.json\` with the pickled TrainingArguments read without unpickling and the model config as params); one row per request. Each run's expected findings were written before the detectors were changed (\`test/fixtures/real/runs/<item>/expected.json\`; ${runsAll.knownGaps} requests belong to runs with a known gap). The same run, over HTTP, is the test \`test/http/real-training-runs.test.ts\`.`,
+    "",
+    checkCorpusTable(runs, { group: "framework", items: "requests", per: "request" }),
+    "",
+    runsAll.misses.length ? `Missed: ${runsAll.misses.join("; ")}.` : "No expected finding is missed, and no finding listed as absent is present.",
     "",
   ];
   writeFileSync(OUT, sections.join("\n"));

@@ -1,10 +1,16 @@
 import { open, readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { load as loadYaml } from "js-yaml";
+import { decodeAnalysisRequest } from "../../artifacts/request.js";
 import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
+import { prioritizeFindings } from "../../nodes/findings.js";
 import { readPickle } from "../../nodes/checkpoint/file/pickle-machine.js";
 import { PyCall, PyDict, type PyValue } from "../../nodes/checkpoint/file/pickle-values.js";
 import { readZipDirectory, readZipEntry } from "../../nodes/checkpoint/file/zip.js";
+import { detectTrainingFindings } from "../../nodes/training/detect.js";
+import { trainingAnalyzer } from "../../nodes/training/node.js";
+import { parseTrainingArtifact } from "../../nodes/training/parse/index.js";
+import { type CorpusFigures, type ItemVerdict, judgeItem } from "./real-corpus.js";
 
 /**
  * Turns the training run folders of the real-output corpus (test/fixtures/real/runs/<item>/, written by the real
@@ -160,4 +166,45 @@ async function mlflowRunArtifact(dir: string, files: string[]): Promise<Record<s
     }
   }
   return { metrics, params };
+}
+
+/** A request judged: its run's expectation against the training analyzer's findings (judgeItem of real-corpus.ts). */
+async function analyzeRequest(item: RunItem, request: RunRequest): Promise<{ verdict: ItemVerdict; findings: number; ungrouped: number }> {
+  const context = decodeAnalysisRequest(request.body, "real-corpus");
+  const artifact = context.artifacts.find((a) => a.kind === "training");
+  if (!artifact) throw new Error(`${item.name}: ${request.label} carries no training artifact`);
+  const run = parseTrainingArtifact(artifact.payload);
+  const findings = prioritizeFindings(trainingAnalyzer.detect(run));
+  const expectation = { ...item.expectation, artifacts: [] };
+  return { verdict: judgeItem(expectation, findings), findings: findings.length, ungrouped: prioritizeFindings(detectTrainingFindings(run)).length };
+}
+
+/**
+ * Every request of every run folder through the training analyzer's parse and detect steps (deterministic mode),
+ * counted per framework and in all (the last row; `items` counts requests), for docs/detectors.md.
+ */
+export async function measureTrainingRunCorpus(): Promise<CorpusFigures[]> {
+  const rows = new Map<string, CorpusFigures>();
+  const row = (group: string) => rows.get(group) ?? rows.set(group, { group, items: 0, healthy: 0, expected: 0, found: 0, foundAnySeverity: 0, severeOnHealthy: 0, findingsBefore: 0, findingsAfter: 0, knownGaps: 0, misses: [] }).get(group)!;
+  for (const item of await loadRunItems()) {
+    for (const request of await runRequests(item)) {
+      const { verdict: v, findings, ungrouped } = await analyzeRequest(item, request);
+      for (const r of [row(item.expectation.layout.framework), row("all")]) {
+        r.items++;
+        r.healthy += item.expectation.healthy ? 1 : 0;
+        r.expected += item.expectation.expected.length;
+        r.found += v.hits.length;
+        r.foundAnySeverity += v.hits.length + v.misses.filter((m) => m.got !== null).length;
+        r.severeOnHealthy += v.severeOnHealthy.length;
+        r.findingsBefore += ungrouped;
+        r.findingsAfter += findings;
+        r.knownGaps += item.expectation.known_gap ? 1 : 0;
+        r.misses.push(...v.misses.map((m) => `${item.name} (${request.label}): ${m.id} (expected ${m.expected}, got ${m.got ?? "nothing"})`));
+        r.misses.push(...v.unwanted.map((id) => `${item.name} (${request.label}): ${id} present, expected absent`));
+      }
+    }
+  }
+  const all = rows.get("all")!;
+  rows.delete("all");
+  return [...[...rows.values()].sort((a, b) => a.group.localeCompare(b.group)), all];
 }
