@@ -64,7 +64,7 @@ export interface AnalyseOptions {
 }
 
 /** parseArgs with a "did you mean" for a mistyped flag, and every problem as a USAGE error. */
-export function parseCommandArgs<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O, command: string) {
+function parseCommandArgs<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O, command: string) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {

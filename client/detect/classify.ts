@@ -21,7 +21,7 @@ export type Classified =
   | { as: "unrecognized"; reason: string };
 
 /** JSON, YAML, CSV and log files larger than this are not read (the service's body limit is 64 MiB by default). */
-export const MAX_TEXT_BYTES = 256 << 20;
+const MAX_TEXT_BYTES = 256 << 20;
 /** Extensions a weights file may carry; other zip and compressed files are archives, not checkpoints. */
 const WEIGHTS_NAME = /\.(safetensors|pt|pth|ckpt|bin|pkl|pickle|joblib|npz|npy|gguf)$/i;
 /** A metric column: what a metrics log has and a data table rarely does. */
@@ -45,7 +45,7 @@ function isTfRecord(bytes: Uint8Array): boolean {
 }
 
 /** The header of a CSV that logs metrics per epoch or step (Lightning, Keras CSVLogger, pandas history). */
-export function isMetricsCsvHeader(firstLine: string): boolean {
+function isMetricsCsvHeader(firstLine: string): boolean {
   const columns = firstLine.split(/[,;\t]/).map((c) => c.trim().replace(/^"|"$/g, ""));
   const long = columns.includes("key") && columns.includes("value");
   return long || (columns.some((c) => AXIS_COLUMN.test(c)) && columns.some((c) => METRIC_COLUMN.test(c)));

@@ -10,9 +10,9 @@ export interface FoundFile {
 }
 
 /** Levels of subfolders read below a given folder: mlruns/<exp>/<run>/artifacts/model/data/… fits. */
-export const MAX_DEPTH = 6;
+const MAX_DEPTH = 6;
 /** Files listed per folder given; a folder with more is not a run folder (a dataset, a home directory). */
-export const MAX_FILES = 5000;
+const MAX_FILES = 5000;
 /** Folders that never hold run artifacts (MLflow keeps deleted runs in .trash) and can be huge. */
 const SKIPPED_DIRS = new Set([".git", ".trash", "node_modules", "__pycache__", ".ipynb_checkpoints", ".venv", "wandb"]);
 
@@ -39,7 +39,7 @@ export async function listRunFiles(root: string): Promise<FoundFile[]> {
 }
 
 /** `checkpoint-500` → 500: the Trainer's step-numbered checkpoint folders. */
-export function checkpointStep(dirName: string): number | null {
+function checkpointStep(dirName: string): number | null {
   const m = /^checkpoint-(\d+)$/.exec(dirName);
   return m ? Number(m[1]) : null;
 }
