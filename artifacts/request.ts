@@ -13,12 +13,24 @@ export { formatPath };
 
 const RUNS_URI = /^runs:\/[A-Za-z0-9_-]+(\/.*)?$/s;
 
+/**
+ * Longest names a request may carry (dataset, model, experiment, run): far above any real one (MLflow caps run
+ * names at 250 characters), and small enough that a refusal or a message quoting one stays short.
+ */
+export const MAX_NAME_LENGTH = 1000;
+/** Longest `language` (a name like "Brazilian Portuguese" or a tag like "zh-Hant-TW"). */
+const MAX_LANGUAGE_LENGTH = 100;
+/** Longest `run_uri` (run id plus an artifact path). */
+const MAX_URI_LENGTH = 4096;
+const name = () => z.string().max(MAX_NAME_LENGTH);
+
 /** A reference to a run on the configured tracking server (never a host). */
 export const MlflowReferenceSchema = z.union([
   z.strictObject({ run_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "run_id must be an MLflow run id") }),
   z.strictObject({
     run_uri: z
       .string()
+      .max(MAX_URI_LENGTH)
       .regex(RUNS_URI, "run_uri must look like runs:/<run_id>[/path]")
       .superRefine((uri, ctx) => {
         // Refused here, while decoding, so a traversal form never reaches the tracking server.
@@ -26,15 +38,15 @@ export const MlflowReferenceSchema = z.union([
         if (problem) ctx.addIssue({ code: "custom", message: `refused (${problem.rule}): ${problem.detail}` });
       }),
   }),
-  z.strictObject({ experiment: z.string().min(1), run_name: z.string().min(1) }),
+  z.strictObject({ experiment: name().min(1), run_name: name().min(1) }),
 ]);
 export type MlflowReference = z.infer<typeof MlflowReferenceSchema>;
 
 /** Body of POST /v1/analyse: the current shape and the original Python client's legacy field names. */
 export const AnalysisRequestSchema = z.looseObject({
-  dataset_name: z.string().nullish(),
-  language: z.string().nullish(),
-  model_name: z.string().nullish(),
+  dataset_name: name().nullish(),
+  language: z.string().max(MAX_LANGUAGE_LENGTH).nullish(),
+  model_name: name().nullish(),
   dataset_artifacts: DatasetArtifactSchema.nullish(),
   checks_artifacts: ChecksArtifactSchema.nullish(),
   /** Legacy name of checks_artifacts. */
@@ -98,8 +110,11 @@ export function decodeAnalysisRequest(body: unknown, requestId: string): Analysi
 
 /** The legacy client also names the dataset inside its artifact objects. */
 function legacyDatasetName(req: AnalysisRequest): string | null {
-  for (const a of [req.dataset_artifacts, req.deepchecks_artifacts, req.checks_artifacts]) {
-    if (typeof a?.dataset_name === "string") return a.dataset_name;
+  const fields = { dataset_artifacts: req.dataset_artifacts, deepchecks_artifacts: req.deepchecks_artifacts, checks_artifacts: req.checks_artifacts };
+  for (const [field, a] of Object.entries(fields)) {
+    if (typeof a?.dataset_name !== "string") continue;
+    if (a.dataset_name.length > MAX_NAME_LENGTH) throw new RequestDecodeError(`${field}.dataset_name: longer than ${MAX_NAME_LENGTH} characters`);
+    return a.dataset_name;
   }
   return null;
 }

@@ -99,6 +99,23 @@ describe("the error contract on every route", () => {
     }
   });
 
+  it("a string past its bound is a 400 that does not echo it", async () => {
+    const huge = "d".repeat(4 * 1024 * 1024);
+    for (const request of [
+      { dataset_name: huge },
+      { language: huge },
+      { model_name: huge },
+      { mlflow: { experiment: huge, run_name: "r" } },
+      { mlflow: { run_uri: `runs:/abc/${huge}` } },
+      { dataset_artifacts: { dataset_name: huge, num_rows: 10 } },
+    ]) {
+      const res = await call("POST", "/v1/analyse", JSON_TYPE, JSON.stringify(request));
+      expect(res.status).toBe(400);
+      expect(res.json.detail).toMatch(/^Error decoding request: [\w.]+: (Too big|longer than)/);
+      expect(res.json.detail.length).toBeLessThan(200);
+    }
+  });
+
   it("an upstream message is passed on as one line", async () => {
     const res = await call("POST", "/v1/analyse", JSON_TYPE, JSON.stringify({ mlflow: { run_id: "0123456789abcdef0123456789abcdef" } }));
     expect(res.status).toBe(404);
