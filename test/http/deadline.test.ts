@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { createGate, passThroughKnowledge } from "../support/analysis-deps.js";
 import { collectGarbageRepeatedly } from "../support/gc.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
@@ -18,15 +18,14 @@ const DETAIL = "the analysis did not finish within 1500 ms (SERVICE_REQUEST_TIME
 describe("the request time-out while garbage is collected", () => {
   const gate = createGate();
   let svc: RunningService;
-  let stopCollecting: () => void;
   beforeAll(async () => {
     svc = await startService({ SERVICE_LOG_LEVEL: "silent", SERVICE_REQUEST_TIMEOUT_MS: "1500" }, { knowledge: passThroughKnowledge(gate.wait) });
   });
   beforeEach(() => {
-    stopCollecting = collectGarbageRepeatedly();
+    // Stopped when the test ends, however it ends (a lost time-out would end it by the test's own time-out).
+    onTestFinished(collectGarbageRepeatedly());
   });
   afterEach(async () => {
-    stopCollecting();
     expect(gate.waiting).toBeGreaterThan(0);
     await expect.poll(() => svc.service.admission.inFlight).toBe(0);
   });
