@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NODE } from "../../../nodes/names.js";
+import { chromiumPath } from "../../support/chromium.js";
 import { type RunningService, startService } from "../../support/http-service.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 /** Without the background-networking flags Chromium keeps calling Google services, which a closed network refuses. */
 const CHROMIUM_ARGS = [
   "--headless",
@@ -30,7 +30,7 @@ describe("the /debug page in Chromium", () => {
     svc = await startService({ SERVICE_LOG_LEVEL: "silent" });
     profile = mkdtempSync(join(tmpdir(), "debug-page-chromium-"));
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+      executablePath: chromiumPath(),
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1400, height: 900 },

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -65,9 +65,13 @@ describe("readRawEnv and SERVICE_ENV_FILE", () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-env-"));
     const file = join(dir, ".env");
     writeFileSync(file, "SERVICE_LLM_MODEL_NAME=from-file\nSERVICE_LLM_TEMPERATURE=0.5\nPORT=9000\n");
-    const raw = readRawEnv({ SERVICE_ENV_FILE: file, PORT: "9100" });
-    expect(raw.SERVICE_LLM_MODEL_NAME).toBe("from-file");
-    expect(raw.PORT).toBe("9100");
+    try {
+      const raw = readRawEnv({ SERVICE_ENV_FILE: file, PORT: "9100" });
+      expect(raw.SERVICE_LLM_MODEL_NAME).toBe("from-file");
+      expect(raw.PORT).toBe("9100");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("fails with the path when the file cannot be read", () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -85,8 +85,12 @@ describe("corpus validation", () => {
     expect(() => parseDocument(good.replace("domain: training", "domain: cooking"), "d.md")).toThrow(/d\.md: domain/);
     expect(() => parseDocument("no front matter", "e.md")).toThrow(CorpusError);
     const dir = mkdtempSync(join(tmpdir(), "corpus-"));
-    writeFileSync(join(dir, "one.md"), good);
-    writeFileSync(join(dir, "two.md"), good);
-    expect(() => loadCorpus(dir)).toThrow(/duplicate document id "a-doc"/);
+    try {
+      writeFileSync(join(dir, "one.md"), good);
+      writeFileSync(join(dir, "two.md"), good);
+      expect(() => loadCorpus(dir)).toThrow(/duplicate document id "a-doc"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
