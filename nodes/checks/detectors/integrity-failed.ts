@@ -2,31 +2,30 @@ import type { Severity } from "../../../graph/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { listNames } from "../../../artifacts/json-values.js";
 import { type ChecksDetector, checkLabel, flagged, lowerSeverity, outcomeEvidence, worstSeverity } from "../detector.js";
-import type { CheckOutcome } from "../model.js";
+import type { CheckOutcome, ChecksReport } from "../model.js";
 import { normalizeCheckName } from "../parse/deepchecks-catalog.js";
+import { datasetBandOf } from "../stated-stats.js";
 
 /** Hygiene checks whose failure is a low-severity finding (the DS-05 / DS-04 "low" bands). */
 const LOW_CHECKS = /single value|single_value|constant|mixed nulls|mixed data types|string mismatch|special characters|string length|outlier|feature feature correlation|image property outliers/;
 
-/** The severity a failing integrity check maps to (its DS-* equivalent), before lowering a WARN. */
-function mappedSeverity(o: CheckOutcome): Severity {
-  const key = normalizeCheckName(o.name);
-  const x = o.observed;
+/** The severity a failing integrity check maps to without a share to judge (its DS-* equivalent), before lowering a WARN. */
+function mappedSeverity(key: string): Severity {
   if (/has nan|has inf|non ?finite/.test(key)) return "high";
-  if (/conflicting labels/.test(key)) return x !== null && x > 0.03 ? "high" : "medium";
-  if (/duplicat/.test(key)) return x !== null && x <= 0.05 ? "low" : "medium";
-  if (/null|missing/.test(key)) return x !== null && x <= 0.05 ? "low" : "medium";
   if (LOW_CHECKS.test(key)) return "low";
   return "medium";
 }
 
 /**
- * A WARN is one level below its FAIL, except for a duplicate or missing share the check states: that number is
- * judged by its DS band like any stated fact (Deepchecks gives those conditions the WARN category by default).
+ * A duplicate, conflicting-label or missing share the check states is judged by the dataset rule's own code, like
+ * any stated fact, also under a WARN (Deepchecks gives those conditions the WARN category by default); any other
+ * check maps to its DS severity, a WARN one level lower.
  */
-function severityOf(o: CheckOutcome): Severity {
-  const statesShare = o.observed !== null && /duplicat|null|missing/.test(normalizeCheckName(o.name));
-  return o.status === "warn" && !statesShare ? lowerSeverity(mappedSeverity(o)) : mappedSeverity(o);
+function severityOf(o: CheckOutcome, report: ChecksReport): Severity {
+  const key = normalizeCheckName(o.name);
+  const band = o.observed !== null ? datasetBandOf(key, o.observed, report) : null;
+  if (band) return band;
+  return o.status === "warn" ? lowerSeverity(mappedSeverity(key)) : mappedSeverity(key);
 }
 
 /** CR-01: data-integrity checks that failed, mapped to their DS-* severity; a WARN one level lower. */
@@ -35,12 +34,12 @@ export const integrityFailed: ChecksDetector = {
     id: "checks.integrity_failed",
     rule: "CR-01",
     title: "Data-integrity checks failed",
-    threshold: "any FAIL (severity of the matching DS rule, default medium); WARN one level lower, unless it states a duplicate or missing share over its DS band",
+    threshold: "any FAIL (severity of the matching DS rule, default medium); WARN one level lower; a duplicate, conflicting-label or missing share the check states is judged by the DS-07/DS-09/DS-04 code itself (at least its mildest band, low at the least), WARN or FAIL",
     severities: ["high", "medium", "low", "info"],
     basis: "Deepchecks data_integrity suite conditions [P-Deepchecks]; Breck et al. 2019 [K25]",
   },
   detect(report) {
-    const failing = flagged(report, "integrity").map((o) => ({ o, severity: severityOf(o) }));
+    const failing = flagged(report, "integrity").map((o) => ({ o, severity: severityOf(o, report) }));
     if (!failing.length) return [];
     const severity = worstSeverity(failing.map((f) => f.severity));
     const described = failing.map(({ o }) => `${checkLabel(o)}${o.columns.length ? ` (${listNames(o.columns, 3)})` : ""} ${o.status === "fail" ? "failed" : "warned"}`);

@@ -4,6 +4,7 @@ import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
 import { detectChecksFindings } from "../../../nodes/checks/detect.js";
 import { parseChecksArtifact } from "../../../nodes/checks/parse.js";
 import { expectationFailed } from "../../../nodes/checks/detectors/expectation-failed.js";
+import { datasetBandOf } from "../../../nodes/checks/stated-stats.js";
 
 /** A report of the real-output corpus, as its tool wrote it. */
 function realText(item: string, file: string): string {
@@ -75,5 +76,20 @@ describe("a tool's own severity", () => {
       r.expectation_config.meta = { severity: "critical" };
     }
     expect(expectationFailed.detect(parseChecksArtifact({ reports: [meta] }))[0]!.severity).toBe("critical");
+  });
+});
+
+describe("shares a failing integrity check states", () => {
+  const report = parseChecksArtifact({ checks: [{ name: "x", status: "pass" }] });
+
+  it("are judged by the dataset rules' own code, at least their mildest band", () => {
+    expect(datasetBandOf("data duplicates", 0.12, report)).toBe("medium");
+    expect(datasetBandOf("data duplicates", 0.004, report)).toBe("low");
+    expect(datasetBandOf("conflicting labels", 0.05, report)).toBe("high");
+    expect(datasetBandOf("conflicting labels", 0, report)).toBe("medium");
+    expect(datasetBandOf("percent of nulls", 0.2, report)).toBe("medium");
+    expect(datasetBandOf("percent of nulls", 0.005, report)).toBe("low");
+    expect(datasetBandOf("mixed nulls", 0.2, report)).toBeNull();
+    expect(datasetBandOf("is single value", 1, report)).toBeNull();
   });
 });
