@@ -85,7 +85,7 @@ export function detectCorruptFile(info: CheckpointInfo): Finding[] {
     id: "checkpoint.corrupt_file",
     title: faults.length > 0 ? "Checkpoint file is malformed" : "Checkpoint file has unexplained trailing bytes",
     description: faults.length > 0
-      ? `The file's structure is inconsistent (${faults.map((i) => i.kind).join(", ")}): loaders will refuse it or read wrong values.`
+      ? `The checkpoint's structure is inconsistent (${faults[0]!.kind}: ${faults[0]!.detail}${faults.length > 1 ? `; ${faults.length - 1} more: ${[...new Set(faults.slice(1).map((i) => i.kind))].join(", ")}` : ""}). Loaders will refuse it or read wrong values.`
       : "Bytes after the last tensor belong to no tensor: harmless to loaders, but a sign of an unusual writer or an appended payload.",
     evidence: evidenceOf([...faults, ...trailing]),
     severity: faults.length > 0 ? "high" : "low",

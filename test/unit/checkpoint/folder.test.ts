@@ -72,6 +72,7 @@ describe("a checkpoint folder is one checkpoint", () => {
     const [f] = byId(found, "checkpoint.corrupt_file");
     expect(f).toMatchObject({ severity: "high" });
     expect(f!.evidence[0]!.text).toContain("model-00002-of-00002.safetensors");
+    expect(f!.description).toContain("missing_storage: shard model-00002-of-00002.safetensors named by model.safetensors.index.json is not in the folder");
     expect(byId(found, "checkpoint.shape_mismatch")).toEqual([]);
   });
 
