@@ -27,6 +27,7 @@ export const SUITES: Suite[] = [
   lazy("concurrent_isolation", "ms", "10 analyses at once ÷ one alone, and the 11th refused", async () => (await import("./concurrent-isolation.js")).benchConcurrentIsolation),
   lazy("history_scaling", "ms", "offline analysis of large training histories", async () => (await import("./history-scaling.js")).benchHistoryScaling),
   lazy("prompt_budget", "tokens", "estimated prompt tokens per agent for large histories", async () => (await import("./prompt-budget.js")).benchPromptBudget),
+  lazy("grounding", "ms", "grounding pass time per analysis next to the offline analysis", async () => (await import("./grounding.js")).benchGrounding),
   lazy("knowledge_query", "ms", "knowledge retrieval latency, cold and cached", async () => (await import("./knowledge-query.js")).benchKnowledgeQuery),
   lazy("slow_clients", "req/s", "normal clients' throughput while 50 slow-body connections are held", async () => (await import("./slow-clients.js")).benchSlowClients),
   lazy("healthz_under_load", "ms", "/healthz p99 while ten large analyses run", async () => (await import("./healthz-under-load.js")).benchHealthzUnderLoad),

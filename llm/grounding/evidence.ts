@@ -1,11 +1,11 @@
-import { AGENT_NAMES, type Severity, SeveritySchema, severityRank } from "../../graph/result.js";
+import { AGENT_NAMES, SEVERITIES, type Severity, severityRank } from "../../graph/result.js";
 import { NumberIndex, valuesIn } from "./numbers.js";
 
 /** What a model answer is checked against: the values, ids and severities of the evidence it was given. */
 export interface GroundingEvidence {
   numbers: NumberIndex;
   /** The numbers under each field name (lower case), nested ones included: what "std 0.02" may state. */
-  byName: ReadonlyMap<string, NumberIndex>;
+  byName: { get(name: string): NumberIndex | undefined };
   /** Finding ids, detector rule ids and agent names the answer may cite. */
   ids: ReadonlySet<string>;
   /** Each finding's severity, by id. */
@@ -14,72 +14,75 @@ export interface GroundingEvidence {
   top: Severity;
 }
 
-interface Visitor {
-  number(n: number, names: readonly string[]): void;
-  text(s: string, names: readonly string[]): void;
-  finding(id: string, severity: Severity): void;
-  id(s: string): void;
-}
+/** Numbers by the field names they sit under; a name's index is built the first time a sentence names it. */
+class NamedNumbers {
+  private readonly raw = new Map<string, number[]>();
+  private readonly built = new Map<string, NumberIndex>();
 
-/**
- * Visits every number (list lengths included: counts the evidence implies), text, finding and id of a value,
- * with the field names it sits under.
- */
-function walk(value: unknown, visit: Visitor, names: readonly string[] = []): void {
-  if (typeof value === "number") visit.number(value, names);
-  else if (typeof value === "string") visit.text(value, names);
-  else if (Array.isArray(value)) {
-    visit.number(value.length, names);
-    for (const item of value) walk(item, visit, names);
-  } else if (value && typeof value === "object") {
-    const o = value as Record<string, unknown>;
-    const severity = SeveritySchema.safeParse(o.severity);
-    if (typeof o.id === "string" && severity.success) visit.finding(o.id, severity.data);
-    if (typeof o.rule_id === "string") visit.id(o.rule_id);
-    if (Array.isArray(o.finding_ids)) for (const id of o.finding_ids) if (typeof id === "string") visit.id(id);
-    for (const [key, v] of Object.entries(o)) {
-      visit.text(key, names);
-      walk(v, visit, [...names, key.toLowerCase()]);
+  add(n: number, names: readonly string[]): void {
+    for (const name of names) {
+      const list = this.raw.get(name);
+      if (list) list.push(n);
+      else this.raw.set(name, [n]);
     }
+  }
+
+  get(name: string): NumberIndex | undefined {
+    let index = this.built.get(name);
+    if (!index) {
+      const values = this.raw.get(name);
+      if (!values) return undefined;
+      index = new NumberIndex(values);
+      this.built.set(name, index);
+    }
+    return index;
   }
 }
 
 /**
  * The evidence of one model call: every number in what the model was shown (JSON numbers, numbers written in
  * evidence sentences, list lengths), also by the field names it sits under, every finding and rule id, and each
- * finding's severity. The findings shown
- * carry the detectors' facts they rest on. Numbers are taken as shown, so a value the prompt rounded is matched
- * at that rounding.
+ * finding's severity. The findings shown carry the detectors' facts they rest on. Numbers are taken as shown, so
+ * a value the prompt rounded is matched at that rounding.
  */
 export function collectEvidence(...shown: unknown[]): GroundingEvidence {
   const numbers: number[] = [];
-  const named = new Map<string, number[]>();
-  const add = (n: number, names: readonly string[]) => {
-    numbers.push(n);
-    for (const name of new Set(names)) {
-      const list = named.get(name);
-      if (list) list.push(n);
-      else named.set(name, [n]);
-    }
-  };
+  const byName = new NamedNumbers();
   const ids = new Set<string>(Object.values(AGENT_NAMES));
   const severityOf = new Map<string, Severity>();
   let top: Severity = "info";
-  const visit: Visitor = {
-    number: add,
-    text: (s, names) => {
-      for (const v of valuesIn(s)) add(v, names);
-    },
-    finding: (id: string, severity: Severity) => {
-      ids.add(id);
-      const known = severityOf.get(id);
-      if (!known || severityRank(severity) < severityRank(known)) severityOf.set(id, severity);
-      if (severityRank(severity) < severityRank(top)) top = severity;
-    },
-    id: (s: string) => ids.add(s),
+  // The field names above the value being visited, innermost last (one stack, no copies per property).
+  const names: string[] = [];
+  const add = (n: number) => {
+    numbers.push(n);
+    byName.add(n, names);
   };
-  for (const value of shown) walk(value, visit);
-  const byName = new Map([...named].map(([name, values]) => [name, new NumberIndex(values)]));
+  const walk = (value: unknown): void => {
+    if (typeof value === "number") add(value);
+    else if (typeof value === "string") {
+      if (/\d/.test(value)) for (const v of valuesIn(value)) add(v);
+    } else if (Array.isArray(value)) {
+      add(value.length);
+      for (const item of value) walk(item);
+    } else if (value && typeof value === "object") {
+      const o = value as Record<string, unknown>;
+      const severity = o.severity as Severity;
+      if (typeof o.id === "string" && SEVERITIES.includes(severity)) {
+        ids.add(o.id);
+        const known = severityOf.get(o.id);
+        if (!known || severityRank(severity) < severityRank(known)) severityOf.set(o.id, severity);
+        if (severityRank(severity) < severityRank(top)) top = severity;
+      }
+      if (typeof o.rule_id === "string") ids.add(o.rule_id);
+      if (Array.isArray(o.finding_ids)) for (const id of o.finding_ids) if (typeof id === "string") ids.add(id);
+      for (const key in o) {
+        names.push(key.toLowerCase());
+        walk(o[key]);
+        names.pop();
+      }
+    }
+  };
+  for (const value of shown) walk(value);
   return { numbers: new NumberIndex(numbers), byName, ids, severityOf, top };
 }
 

@@ -45,6 +45,9 @@ const SUFFIXES: Array<[RegExp, number[]]> = [
   [/^\s(?:billion|billions|milliards?|milliarden|mil millones)\b/iu, [1e9]],
 ];
 
+const PLAIN = /^\d+$/u;
+const POINT_DECIMAL = /^\d+\.(?:\d{1,2}|\d{4,})$/u;
+
 interface Parsed {
   value: number;
   decimals: number;
@@ -52,6 +55,9 @@ interface Parsed {
 
 /** The values a digit group can mean: point or comma as the decimal mark, the other marks as thousands. */
 function mantissas(raw: string): Parsed[][] {
+  if (PLAIN.test(raw)) return [[{ value: Number(raw), decimals: 0 }]];
+  // A point before other than three digits can only be a decimal point: the common case, read at once.
+  if (POINT_DECIMAL.test(raw)) return [[{ value: Number(raw), decimals: raw.length - raw.indexOf(".") - 1 }]];
   const groups = raw.split(/[.,\u00a0\u202f '’]/u);
   const seps: string[] = raw.match(/[.,\u00a0\u202f '’]/gu) ?? [];
   if (seps.length === 0) return [[{ value: Number(raw), decimals: 0 }]];
@@ -90,14 +96,15 @@ export function statedNumbers(text: string): StatedNumber[] {
   const out: StatedNumber[] = [];
   for (const m of text.matchAll(NUMBER)) {
     const index = m.index;
-    const after = text.slice(index + m[0].length);
+    // Bounded look-arounds: slicing to the end of a long text for every number would be quadratic.
+    const after = text.slice(index + m[0].length, index + m[0].length + 24);
     // "1." or "2)" opening a line is an enumeration, not a claim.
-    if (/^[.)]\s/u.test(after) && /(?:^|\n)[ \t]*$/u.test(text.slice(0, index))) continue;
+    if (/^[.)]\s/u.test(after) && /(?:^|\n)[ \t]*$/u.test(text.slice(Math.max(0, index - 8), index)) && (index <= 8 || text.slice(index - 9, index).includes("\n") || /^[ \t]*$/u.test(text.slice(0, index)))) continue;
     // A number glued to letters or digits after it with a point is part of an identifier ("3.x", "1.2.3").
     if (/^\.\p{L}/u.test(after) || /^[_\p{L}]*\d/u.test(after)) continue;
     const exponent = exponentOf(m[2], m[3], m[4]);
     const scale = 10 ** exponent;
-    const multipliers = [1, ...SUFFIXES.flatMap(([re, ms]) => (re.test(after) ? ms : []))];
+    const multipliers = /^\s?[%\p{L}]/u.test(after) ? [1, ...SUFFIXES.flatMap(([re, ms]) => (re.test(after) ? ms : []))] : [1];
     const readings = mantissas(m[1]!).flatMap((parts) =>
       multipliers.map((mult) => parts.map((p) => ({ value: p.value * scale * mult, tolerance: 0.5 * 10 ** -p.decimals * scale * mult }))),
     );

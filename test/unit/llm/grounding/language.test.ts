@@ -5,7 +5,7 @@ const fr = { code: "fr", name: "French" };
 
 describe("readLanguage", () => {
   it("reads the language of model prose with franc, ids and numbers left out", () => {
-    expect(proseOf(["[fr] training.overfitting: la perte 0,41 monte (val/loss)"])).toBe("la perte monte");
+    expect(proseOf("[fr] training.overfitting: la perte 0,41 monte (val/loss)")).toBe("la perte monte");
     expect(readLanguage(["La perte de validation augmente après l'époque 12, ce qui indique un surapprentissage."], fr)).toEqual({ detected: "fr", matches: true });
     expect(readLanguage(["Validation loss rises after epoch 12 while the training loss keeps falling: the model overfits."], fr)).toEqual({ detected: "en", matches: false });
     expect(readLanguage(["La pérdida de validación aumenta después de la época 12, lo que indica sobreajuste."], fr)).toMatchObject({ detected: "es", matches: false });
