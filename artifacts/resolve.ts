@@ -5,7 +5,7 @@ import { isMlflowUri } from "../nodes/checkpoint/paths.js";
 import { ARTIFACT_KINDS, type AnalysisContext, type ArtifactInput, type ArtifactKind } from "./context.js";
 import { fetchCheckpointUri } from "./mlflow/checkpoint-uri.js";
 import { MlflowClient } from "./mlflow/client.js";
-import { locateRun } from "./mlflow/locate.js";
+import { locateRun, runDatasetName } from "./mlflow/locate.js";
 import { pullRun } from "./mlflow/pull.js";
 import type { Sleep } from "./mlflow/transport.js";
 
@@ -61,6 +61,7 @@ export async function resolveReferences(context: AnalysisContext, options: Resol
   const log = options.logger.child({ tracking_server: client.http.endpoint.display });
 
   const artifacts = [...context.artifacts];
+  let datasetName = context.datasetName;
   for (const inline of want.checkpointUris) {
     const uri = inline.payload.checkpoint_path as string;
     const fetched = await fetchCheckpointUri(client, uri, options.workspace, progress);
@@ -79,6 +80,8 @@ export async function resolveReferences(context: AnalysisContext, options: Resol
       progress(`found run ${located.run.info.run_id} (${located.how}) on MLflow ${await version}`);
       const pulled = await pullRun(client, located, { kinds, workspace: options.workspace, progress });
       artifacts.push(...pulled);
+      // The response names the run's dataset when the request did not (its tag, or its training input).
+      datasetName ??= runDatasetName(located.run);
       log.info("pulled artifacts from the tracking server", {
         mlflow_version: await version,
         run_id: located.run.info.run_id,
@@ -87,5 +90,5 @@ export async function resolveReferences(context: AnalysisContext, options: Resol
       });
     }
   }
-  return { ...context, artifacts };
+  return { ...context, artifacts, datasetName };
 }

@@ -78,6 +78,19 @@ export async function findDatasetRun(client: MlflowClient, datasetName: string):
   return latest;
 }
 
+/**
+ * The dataset a run was trained on, as the dataset rule above finds runs by it: its `dataset_name` tag, else the
+ * name of its dataset input tagged `mlflow.data.context = train[ing]`, else of its only dataset input; null when
+ * the run says nothing (or several untagged inputs leave it open).
+ */
+export function runDatasetName(run: Run): string | null {
+  const tagged = run.data.tags.find((t) => t.key === "dataset_name")?.value;
+  if (tagged) return tagged;
+  const inputs = run.inputs.dataset_inputs;
+  const training = inputs.find((i) => i.tags.some((t) => t.key === "mlflow.data.context" && /^train(ing)?$/i.test(t.value)));
+  return (training ?? (inputs.length === 1 ? inputs[0] : undefined))?.dataset.name ?? null;
+}
+
 /** `key = 'value'` in MLflow's filter syntax, or null when the value holds both quote kinds (not expressible). */
 export function equals(key: string, value: string): string | null {
   if (!value.includes("'")) return `${key} = '${value}'`;
