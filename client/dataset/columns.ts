@@ -8,6 +8,8 @@ import type { LoadedTable } from "./source.js";
 import { ident } from "./sql.js";
 
 const num = (v: Cell | undefined): number | null => (typeof v === "number" ? v : null);
+/** Above this share of distinct values (DuckDB's rough estimate) a numeric column is sorted without grouping. */
+const NEAR_UNIQUE_SHARE = 0.25;
 
 /** Column statistics of the train file, and the drift of numeric columns, which comes from the same sorts. */
 export interface ColumnProfiles {
@@ -38,9 +40,8 @@ export async function profileColumns(engine: Engine, train: LoadedTable, test: L
     if (familyOf(col.type) === "numeric") {
       out.push(`avg(${c}) AS mean${i}`, `stddev_samp(${c}) AS std${i}`, `min(${c})::DOUBLE AS min${i}`, `max(${c})::DOUBLE AS max${i}`);
       if (/^(DOUBLE|FLOAT|REAL)$/.test(col.type)) out.push(`count_if(isinf(${c})) AS inf${i}`);
-    } else {
-      out.push(`approx_count_distinct(${c}) AS approx${i}`);
     }
+    out.push(`approx_count_distinct(${c}) AS approx${i}`);
     return out;
   });
   const [agg] = await engine.rows(`SELECT ${parts.join(", ")} FROM ${ident(train.table)}`);
@@ -52,11 +53,12 @@ export async function profileColumns(engine: Engine, train: LoadedTable, test: L
     const missing = train.rows - count;
     const numeric = familyOf(col.type) === "numeric";
     const testCount = inTest.get(col.name);
+    const approx = num(agg?.[`approx${i}`]) ?? 0;
     const profile =
       numeric && count > 0
-        ? await numericProfile(engine, col.name, { table: train.table, count }, test && testCount ? { table: test.table, count: testCount } : null, psi)
+        ? await numericProfile(engine, col.name, { table: train.table, count }, test && testCount ? { table: test.table, count: testCount } : null, psi, approx <= count * NEAR_UNIQUE_SHARE)
         : null;
-    const distinct = profile ?? (await summarizeDistinct(engine, train.table, col.name, count, num(agg?.[`approx${i}`]) ?? 0));
+    const distinct = profile?.distinct ?? (await summarizeDistinct(engine, train.table, col.name, count, approx));
     if (profile?.drift) numericDrift[col.name] = { kind: "numeric", ...profile.drift };
     const inf = num(agg?.[`inf${i}`]);
     columns[col.name] = {

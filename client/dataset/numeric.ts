@@ -7,9 +7,8 @@ const DECILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
 
 /** Everything of a numeric column that comes from its values in order, exact. */
 export interface NumericProfile {
-  unique: number;
-  top: string | null;
-  topFrequency: number | null;
+  /** Distinct count and top value, when the values were grouped (not for near-unique columns). */
+  distinct: { unique: number; top: string | null; topFrequency: number | null } | null;
   quartiles: [number, number, number];
   /** With a test file: PSI over train deciles and the two-sample KS statistic. */
   drift: { psi: number; ks: number } | null;
@@ -34,6 +33,9 @@ function positions(n: number, q: number): { lo: number; hi: number; t: number } 
  * order statistic is then the first value whose running train count exceeds k, the KS statistic the largest gap
  * between the two running shares, and a PSI bin count the running count at its upper edge. DuckDB's
  * quantile_cont was the slowest step of the whole computation (about 5× this sort per column).
+ * A near-unique column (`grouped` false) is sorted as it is, without grouping: hashing a million distinct values
+ * cost more than the sort itself, and running sums over peers (RANGE frame) read the same; its distinct count
+ * and top value then come from distinct.ts.
  */
 export async function numericProfile(
   engine: Engine,
@@ -41,6 +43,7 @@ export async function numericProfile(
   train: { table: string; count: number },
   test: { table: string; count: number } | null,
   psi: (p: number[], q: number[]) => number,
+  grouped: boolean,
 ): Promise<NumericProfile> {
   const c = ident(column);
   const values = test
@@ -48,21 +51,22 @@ export async function numericProfile(
     : `SELECT ${c} AS x, 1 AS a, 0 AS b FROM ${ident(train.table)} WHERE ${c} IS NOT NULL`;
   const dist = ident(`dist_${train.table}`);
   await engine.run(
-    `CREATE OR REPLACE TEMP TABLE ${dist} AS SELECT x, a, sum(a) OVER w AS ca, sum(b) OVER w AS cb
-     FROM (SELECT x, sum(a) AS a, sum(b) AS b FROM (${values}) GROUP BY x) WINDOW w AS (ORDER BY x ROWS UNBOUNDED PRECEDING)`,
+    grouped
+      ? `CREATE OR REPLACE TEMP TABLE ${dist} AS SELECT x, a, sum(a) OVER w AS ca, sum(b) OVER w AS cb
+         FROM (SELECT x, sum(a) AS a, sum(b) AS b FROM (${values}) GROUP BY x) WINDOW w AS (ORDER BY x ROWS UNBOUNDED PRECEDING)`
+      : `CREATE OR REPLACE TEMP TABLE ${dist} AS SELECT x, a, sum(a) OVER w AS ca, sum(b) OVER w AS cb FROM (${values}) WINDOW w AS (ORDER BY x)`,
   );
   try {
     const n = train.count;
     const wanted = [...QUARTILES, ...(test ? DECILES : [])].map((q) => positions(n, q));
     const ks = [...new Set(wanted.flatMap((p) => [p.lo, p.hi]))];
-    const [row] = await engine.rows(
-      `SELECT count(*) FILTER (WHERE a > 0) AS unique, max(a) AS top_n, min(x) FILTER (WHERE a = (SELECT max(a) FROM ${dist}))::VARCHAR AS top,
-       ${ks.map((k, i) => `min(x) FILTER (WHERE ca > ${k})::DOUBLE AS k${i}`).join(", ")} FROM ${dist}`,
-    );
+    const distinctSql = grouped ? `count(*) FILTER (WHERE a > 0) AS unique, max(a) AS top_n, min(x) FILTER (WHERE a = (SELECT max(a) FROM ${dist}))::VARCHAR AS top, ` : "";
+    const [row] = await engine.rows(`SELECT ${distinctSql}${ks.map((k, i) => `min(x) FILTER (WHERE ca > ${k})::DOUBLE AS k${i}`).join(", ")} FROM ${dist}`);
     const at = new Map(ks.map((k, i) => [k, Number(row?.[`k${i}`])]));
     const quantile = (p: { lo: number; hi: number; t: number }) => lerp(at.get(p.lo)!, at.get(p.hi)!, p.t);
     const quartiles = wanted.slice(0, 3).map(quantile) as [number, number, number];
-    const profile: NumericProfile = { unique: Number(row?.unique ?? 0), top: row?.top == null ? null : String(row.top), topFrequency: Number(row?.top_n ?? 0), quartiles, drift: null };
+    const distinct = grouped ? { unique: Number(row?.unique ?? 0), top: row?.top == null ? null : String(row.top), topFrequency: Number(row?.top_n ?? 0) } : null;
+    const profile: NumericProfile = { distinct, quartiles, drift: null };
     if (test && test.count > 0) {
       const edges = [...new Set(wanted.slice(3).map(quantile).filter(Number.isFinite))].sort((a, b) => a - b);
       const [cum] = await engine.rows(
