@@ -1,12 +1,24 @@
 import { z } from "zod";
 import { AnalysisRequestSchema } from "../artifacts/request.js";
 import { AnalysisResponseSchema } from "../graph/result.js";
+import { KnowledgeQueryParamsSchema } from "./routes/knowledge.js";
 
 const ErrorBodySchema = z.object({
   detail: z.string().describe("What was wrong and where (field path for 400s)."),
   code: z.string(),
   request_id: z.string(),
 });
+
+/** OpenAPI query parameters from a zod object schema: each property, required as the schema says. */
+function queryParameters(schema: z.ZodObject): Array<Record<string, unknown>> {
+  const doc = z.toJSONSchema(schema, { io: "input" }) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  return Object.entries(doc.properties).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: doc.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
 
 const json = (schema: z.ZodType) => ({ "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) } });
 const error = (description: string) => ({ description, content: json(ErrorBodySchema) });
@@ -16,6 +28,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   const responses = {
     400: error("The request could not be decoded (detail starts with 'Error decoding request:')"),
     404: error("A referenced run, experiment, dataset or artifact is not on the tracking server"),
+    405: error("The path answers other methods, listed in Allow"),
     408: error("The body was not received within SERVICE_BODY_TIMEOUT_MS"),
     413: error("The body is larger than SERVICE_MAX_BODY_BYTES, or pulled artifacts exceed SERVICE_MAX_DOWNLOAD_BYTES / SERVICE_MAX_DOWNLOAD_FILE_BYTES"),
     415: error("The Content-Type is not application/json (UTF-8), or the body is compressed"),
@@ -25,9 +38,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     503: error("Too many analyses in flight, shutting down, or the tracking server is unreachable"),
     504: error("The analysis exceeded SERVICE_REQUEST_TIMEOUT_MS"),
   };
+  // An empty object names nothing to analyze (400): the document says so, so generated requests are not empty.
+  const analysisBody = json(AnalysisRequestSchema);
+  (analysisBody["application/json"].schema as Record<string, unknown>).minProperties = 1;
   const analyse = {
     summary: "Analyze a training run's artifacts",
-    requestBody: { required: true, content: json(AnalysisRequestSchema) },
+    requestBody: { required: true, content: analysisBody },
     responses: {
       200: {
         description:
@@ -51,19 +67,21 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       "/v1/report": {
         post: {
           summary: "The analysis as a self-contained HTML report (inline styles and SVG, nothing fetched)",
-          requestBody: { required: true, content: json(AnalysisRequestSchema) },
+          requestBody: { required: true, content: analysisBody },
           responses: { 200: text("The report page", "text/html"), ...responses },
         },
       },
       "/v1/graph": {
         get: {
           summary: "The compiled analysis graph: JSON nodes and edges, or Mermaid text (?format=mermaid or Accept: text/plain)",
+          parameters: [{ name: "format", in: "query", required: false, schema: { type: "string", enum: ["json", "mermaid"] } }],
           responses: { 200: { description: "The graph", content: { "application/json": { schema: { type: "object" } }, "text/plain": { schema: { type: "string" } } } }, 400: error("Unknown format") },
         },
       },
       "/v1/knowledge": {
         get: {
           summary: "Ranked knowledge documents with scores (q, domain, type, limit), for debugging retrieval",
+          parameters: queryParameters(KnowledgeQueryParamsSchema),
           responses: { 200: { description: "Ranked documents", content: { "application/json": { schema: { type: "object" } } } }, 400: error("A bad or unknown parameter") },
         },
       },
