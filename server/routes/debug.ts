@@ -9,7 +9,8 @@ import { ServiceError } from "../errors.js";
 import { parseJsonBody } from "../json-body.js";
 
 const WEB_DIR = fileURLToPath(new URL("../../web/", import.meta.url));
-const SAMPLES_DIR = fileURLToPath(new URL("../../test/fixtures/samples/", import.meta.url));
+/** Shipped with the page (and copied into dist/ with web/); the tests read them through test/fixtures/samples. */
+const SAMPLES_DIR = fileURLToPath(new URL("../../web/samples/", import.meta.url));
 const MERMAID_BUNDLE = createRequire(import.meta.url).resolve("mermaid/dist/mermaid.min.js");
 
 /**

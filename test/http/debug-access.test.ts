@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
@@ -65,6 +66,15 @@ describe("listen address and debug surfaces", () => {
       await svc.close();
       svc = undefined;
     }
+  });
+
+  it("offers the samples that ship with the service (web/samples), not the test folder", async () => {
+    svc = await startService();
+    const shipped = readdirSync(new URL("../../web/samples/", import.meta.url)).filter((f) => f.endsWith(".json")).sort();
+    const listed = (await (await fetch(`${svc.url}/debug/samples`)).json()) as Array<{ file: string }>;
+    expect(listed.map((s) => s.file)).toEqual(shipped);
+    const first = shipped[0]!;
+    expect(await (await fetch(`${svc.url}/debug/samples/${first}`)).text()).toBe(readFileSync(new URL(`../../web/samples/${first}`, import.meta.url), "utf8"));
   });
 
   it("npm start with no HOST listens on 127.0.0.1 only", { timeout: 90_000 }, async () => {
