@@ -10,6 +10,7 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "training.divergence": "Training loss diverges. Smoothed train loss fell to 0.91 then climbed back to 2.4, above its starting value.",
   "training.loss_spikes": "Loss spikes that do not recover. Four spikes above the rolling median; each left the loss higher than before.",
   "training.no_learning": "The model does not learn. Train loss improved by less than 1% from the first to the last window and stays near chance level ln K.",
+  "training.chance_level": "The model never left chance level. With K = 4 classes val/accuracy ends at 0.25 and train/loss at ln K = 1.386 after an early explosion of the loss.",
   "training.init_loss_sanity": "Suspicious loss at initialization. The first logged loss 9.8 is more than three times ln K = 2.48 for 12 classes.",
   "training.plateau": "Validation loss plateau. No relative improvement above 1e-4 over the last 14 evaluations while far from fitting.",
   "training.oscillation": "Oscillating validation accuracy late in training. Accuracy swings of 0.04 between evaluations in the last 30% of the run.",
