@@ -5,7 +5,7 @@ import type { CheckpointScan, ScannedTensor } from "../../nodes/checkpoint/file/
 /** One `tensor_stats.per_tensor` row (ARTIFACTS.md): what the service's detectors read from a scanned file. */
 function perTensor(t: ScannedTensor): Record<string, unknown> {
   const s = t.stats;
-  const row: Record<string, unknown> = { name: t.name, dtype: t.dtype ?? t.rawDtype, shape: t.shape };
+  const row: Record<string, unknown> = { name: t.name, dtype: t.dtype ?? t.rawDtype, shape: t.shape, group: t.group, ...(t.storage ? { storage: t.storage } : {}) };
   if (!s) return row;
   return {
     ...row,
@@ -55,33 +55,50 @@ function lightningKeys(l: LightningState, tensors: readonly ScannedTensor[]): Re
   };
 }
 
+/** What the scan found that statistics cannot say, as `metadata.scan` (nodes/checkpoint/client-scan.ts reads it). */
+function scanFacts(scan: CheckpointScan): Record<string, unknown> {
+  return {
+    pickles: scan.pickles.map((p) => ({
+      entry: p.entry,
+      protocol: p.protocol,
+      bytes: p.bytes,
+      imports: p.globals.map((g) => ({ module: g.module, name: g.name, opcode: g.opcode, count: g.count })),
+      ext_codes: p.extCodes,
+      error: p.error,
+      partial: p.partial,
+    })),
+    unverified: scan.unverified,
+    issues: scan.issues.map((i) => ({ kind: i.kind, detail: i.detail, expected_bytes: i.expectedBytes, actual_bytes: i.actualBytes })),
+    training_state: scan.trainingState,
+  };
+}
+
 /**
- * `model_checkpoint_artifacts.metadata` for a checkpoint scanned on this machine: format, size, dtypes, what a folder's config.json/trainer_state.json say, Lightning state, and `tensor_stats` for the model's
- * tensors (optimizer state is summarized, not sent as weights). No `num_parameters`: the service counts them
- * from the rows as from a scanned file (buffers excluded), so they cannot disagree; no `size_bytes` either: rows
- * carry no storage identity, so tied weights would count twice against the file size (the local scan checks the
- * file's integrity itself, see scan-local.ts). The service runs the same
- * detectors on these statistics as on a file it scans itself.
+ * `model_checkpoint_artifacts.metadata` for a checkpoint scanned on this machine: format, dtypes, what a folder's
+ * config.json/trainer_state.json say, Lightning state, `tensor_stats` for every tensor with its group (optimizer
+ * moments are not weights), and `scan`: pickle imports, unopenable parts and structural faults. The service runs
+ * the same detectors on these as on a file it scans itself, and classifies the imports by its own policy.
+ * No `num_parameters`: the service counts them from the rows as from a scanned file (buffers excluded), so they
+ * cannot disagree. Rows carry their storage identity, so tied weights count once against `size_bytes`.
  */
 export function checkpointMetadata(scan: CheckpointScan): Record<string, unknown> {
-  const model = scan.tensors.filter((t) => t.group === "model");
   const dtypes: Record<string, number> = {};
-  for (const t of model) dtypes[t.dtype ?? t.rawDtype] = (dtypes[t.dtype ?? t.rawDtype] ?? 0) + 1;
-  const withNonfinite = model.filter((t) => nonfinite(t) > 0);
-  const optimizer = scan.tensors.filter((t) => t.group === "optimizer");
+  for (const t of scan.tensors) if (t.group === "model") dtypes[t.dtype ?? t.rawDtype] = (dtypes[t.dtype ?? t.rawDtype] ?? 0) + 1;
+  const optimizer = scan.tensors.some((t) => t.group === "optimizer");
   return {
     checkpoint_name: basename(scan.path),
     ...scan.folder?.metadata,
     format: scan.format,
+    size_bytes: scan.fileSize,
     dtypes,
-    ...(scan.lightning ? lightningKeys(scan.lightning, scan.tensors) : { has_optimizer_state: optimizer.length > 0 }),
-    ...(scan.trainingState ? { training_state: scan.trainingState } : {}),
+    ...(scan.lightning ? lightningKeys(scan.lightning, scan.tensors) : { has_optimizer_state: optimizer }),
     tensor_stats: {
-      num_tensors: model.length,
-      nan_count: model.reduce((n, t) => n + (t.stats?.nanCount ?? 0), 0),
-      inf_count: model.reduce((n, t) => n + (t.stats ? t.stats.posInfCount + t.stats.negInfCount : 0), 0),
-      tensors_with_nonfinite: withNonfinite.length,
-      per_tensor: model.map(perTensor),
+      num_tensors: scan.tensors.length,
+      nan_count: scan.tensors.reduce((n, t) => n + (t.stats?.nanCount ?? 0), 0),
+      inf_count: scan.tensors.reduce((n, t) => n + (t.stats ? t.stats.posInfCount + t.stats.negInfCount : 0), 0),
+      tensors_with_nonfinite: scan.tensors.filter((t) => nonfinite(t) > 0).length,
+      per_tensor: scan.tensors.map(perTensor),
     },
+    scan: scanFacts(scan),
   };
 }

@@ -34,9 +34,12 @@ async function gatherParts(o: AnalyseOptions, io: Io, err: Palette): Promise<Art
     if (o.serverPaths) {
       parts.push(checkpointPart(run.checkpoint, source, null));
     } else {
-      const local = await scanLocalCheckpoint(run.checkpoint);
-      for (const w of local.warnings) io.stderr.write(`${err.red("!")} ${w}\n`);
-      parts.push(checkpointPart(run.checkpoint, source, local.metadata));
+      // A large checkpoint takes seconds to read: on a terminal, say how far the scan is.
+      const live = !o.quiet && (io.stderr.isTTY ?? false);
+      const onProgress = live ? (done: number, total: number) => io.stderr.write(`\r${err.dim(`  scanning the checkpoint: ${Math.round((100 * done) / Math.max(1, total))} %`)}`) : undefined;
+      const metadata = await scanLocalCheckpoint(run.checkpoint, onProgress);
+      if (live) io.stderr.write("\r\u001b[2K");
+      parts.push(checkpointPart(run.checkpoint, source, metadata));
     }
   }
   return parts;

@@ -1,3 +1,4 @@
+import { clientScanFacts } from "./client-scan.js";
 import type { ScoreRef } from "./file/lightning.js";
 import type { CheckpointScan, ScannedTensor } from "./file/scan-types.js";
 import { clientTensorRecords, clientTensorStats, metadataConfig, metadataDtypes, metadataLightning, metadataOptimizerState, numberOr } from "./metadata.js";
@@ -65,6 +66,10 @@ export function buildCheckpointInfo(path: string | null, requestMetadata: Record
   // What a folder's config.json and trainer_state.json say, under what the request itself says.
   const metadata = scan?.folder ? { ...scan.folder.metadata, ...requestMetadata } : requestMetadata;
   const clientStats = clientTensorStats(metadata);
+  // A client that scanned the file itself reports what statistics cannot carry (imports, faults); a file
+  // scanned here always wins.
+  const clientScan = scan ? null : clientScanFacts(metadata);
+  const issues = scan?.issues ?? clientScan?.issues ?? [];
   const tensors = scan ? scan.tensors.map(recordOf) : clientTensorRecords(clientStats);
   const declaredTensors = numberOr(clientStats?.num_tensors);
   const fromTable = (pick: (t: TensorRecord) => number) => tensors.reduce((n, t) => n + pick(t), 0);
@@ -76,12 +81,12 @@ export function buildCheckpointInfo(path: string | null, requestMetadata: Record
     fileNote: file.note,
     mode: scan ? (scan.headerOnly ? "header_only" : "scanned") : "metadata_only",
     format: scan?.format ?? (typeof metadata.format === "string" ? metadata.format : null),
-    trainingState: scan?.trainingState ?? null,
+    trainingState: scan?.trainingState ?? clientScan?.trainingState ?? null,
     folder: scan?.folder ?? null,
     metadata,
     tensors,
     // A scan lists every tensor unless a storage or a shard is missing from the file or folder.
-    tensorsComplete: scan ? !scan.issues.some((i) => i.kind === "missing_storage") : (declaredTensors !== null && tensors.length >= declaredTensors && tensors.length > 0),
+    tensorsComplete: scan ? !issues.some((i) => i.kind === "missing_storage") : (declaredTensors !== null && tensors.length >= declaredTensors && tensors.length > 0 && !issues.some((i) => i.kind === "missing_storage")),
     // The client's totals, or what its per_tensor rows add up to when the totals are absent (or smaller).
     nanCount: scan ? fromTable((t) => t.values?.nanCount ?? 0) : Math.max(numberOr(clientStats?.nan_count) ?? 0, fromTable((t) => t.values?.nanCount ?? 0)),
     infCount: scan ? fromTable((t) => t.values?.infCount ?? 0) : Math.max(numberOr(clientStats?.inf_count) ?? 0, fromTable((t) => t.values?.infCount ?? 0)),
@@ -96,9 +101,9 @@ export function buildCheckpointInfo(path: string | null, requestMetadata: Record
     bestModelScore: numberOr(resolveScore(bestRef, tensors)) ?? numberOr(metadata.best_model_score),
     declaredParameters: numberOr(metadata.num_parameters),
     sizeBytes: scan?.fileSize ?? numberOr(metadata.size_bytes),
-    pickles: scan?.pickles ?? [],
-    unverified: scan?.unverified ?? [],
-    issues: scan?.issues ?? [],
+    pickles: scan?.pickles ?? clientScan?.pickles ?? [],
+    unverified: scan?.unverified ?? clientScan?.unverified ?? [],
+    issues,
     maxScanBytes: file.maxScanBytes,
     hasOptimizerState: metadataOptimizerState(metadata) ?? (scan ? fileOptimizerState(scan, tensors) : (lightning?.hasOptimizerStates || null)),
   };

@@ -29,6 +29,10 @@ const PerTensorSchema = z.looseObject({
   nan_count: count,
   inf_count: count,
   zero_fraction: stat,
+  /** Where the tensor sits in a training checkpoint (optimizer moments are not weights); model when absent. */
+  group: z.enum(["model", "optimizer", "other"]).optional().catch(undefined),
+  /** Storage identity: tensors sharing one (tied weights) count once against the file size. */
+  storage: z.string().optional().catch(undefined),
   /** Output units (first dimension) the client tracked, and how many have ~zero weights (the dead-unit proxy). */
   units: count,
   dead_units: count,
@@ -77,8 +81,8 @@ export function clientTensorRecords(stats: ClientTensorStats | null): TensorReco
       rawDtype: t.dtype ?? "unknown",
       shape,
       numel: shape ? shape.reduce((a, b) => a * b, 1) : null,
-      group: "model",
-      storage: null,
+      group: t.group ?? "model",
+      storage: t.storage ?? null,
       values: {
         nanCount: t.nan_count ?? 0,
         infCount: t.inf_count ?? 0,

@@ -48,7 +48,9 @@ export function detectSizeVsParams(info: CheckpointInfo): Finding[] {
       recommendation: { action: "Re-save or re-download the checkpoint and check it is not one shard of a sharded model.", rationale: "A checkpoint smaller than its weights is missing data.", category: "infrastructure", effort: "low" },
     })];
   }
-  const withOptimizer = optimizerBytes > 0.5 * expected || (info.mode === "metadata_only" && ratio >= 1.8 && ratio <= 4.5);
+  // Without a tensor table the size is the only hint, unless the metadata says outright there is no optimizer state.
+  const sizeHint = info.mode === "metadata_only" && info.hasOptimizerState !== false && ratio >= 1.8 && ratio <= 4.5;
+  const withOptimizer = optimizerBytes > 0.5 * expected || sizeHint;
   if (!withOptimizer) return [];
   return [detectorFinding({
     id: "checkpoint.size_vs_params",
