@@ -33,6 +33,11 @@ describe("bad input files are refused with the file, column and line", () => {
     expect([short.code, short.where.line]).toEqual(["RAGGED_ROWS", 4]);
   });
 
+  it("names a ragged line past the lines DuckDB samples to detect the dialect", async () => {
+    const late = ["a,b", ...Array.from({ length: 30_000 }, (_, i) => `${i},q`), "5,q,extra", "7,q"].join("\n");
+    expect(await failure({ data: file("late-ragged.csv", late) })).toMatchObject({ code: "RAGGED_ROWS", where: { line: 30_002 } });
+  });
+
   it("refuses a CSV without a header row", async () => {
     const e = await failure({ data: file("nohdr.csv", "1,x\n2,y\n3,z\n") });
     expect(e.code).toBe("NO_HEADER");
