@@ -25,6 +25,8 @@ export const ServiceSettingsSchema = z.object({
   /** Analyses in flight (spec §8: 10); the next is refused with 503 at once. */
   SERVICE_MAX_CONCURRENT_ANALYSES: int(10, 1, 1000),
   SERVICE_MAX_BODY_BYTES: int(64 * 1024 * 1024, 1024),
+  /** Runs one POST /v1/compare may name (inline or pulled); more is answered 413. */
+  SERVICE_MAX_COMPARE_RUNS: int(500, 1, 100_000),
   /** Time to receive a request body, answered 408; unset: see bodyTimeoutMs. */
   SERVICE_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
   /** Analysis requests one client may have open at once (bodies being read included), answered 429. */
@@ -63,6 +65,18 @@ export const ServiceSettingsSchema = z.object({
    */
   SERVICE_LLM_TIMEOUT_MS: int(45_000, 100, 300_000),
   SERVICE_LLM_MAX_RETRIES: int(1, 0, 5),
+  /** Redis shared by the replicas (caches, job queue); unset: everything in-process, as a single service. */
+  SERVICE_REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: "SERVICE_REDIS_URL must be a redis:// or rediss:// URL" })
+    .optional(),
+  /** Jobs waiting to run (POST /v1/jobs beyond it: 503 with Retry-After). */
+  SERVICE_MAX_QUEUED_JOBS: int(100, 1, 100_000),
+  /** Jobs one process runs at once; each also takes one of the SERVICE_MAX_CONCURRENT_ANALYSES slots. */
+  SERVICE_JOB_WORKERS: int(2, 1, 100),
+  /** How long a finished job (its result or error) can be read before it is gone (404). */
+  SERVICE_JOB_RETENTION_MS: int(3_600_000, 1000, 7 * 24 * 3_600_000),
+  /** Runs of a job whose process died (with Redis) before it is failed. */
+  SERVICE_JOB_ATTEMPTS: int(3, 1, 10),
 });
 export type ServiceSettings = z.infer<typeof ServiceSettingsSchema>;
 

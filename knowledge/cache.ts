@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
-import { LRUCache } from "lru-cache";
+import { MemoryCacheStore } from "../cache/memory-store.js";
+import type { CacheStore } from "../cache/store.js";
 
 /** Spec §8 limits of the knowledge cache. */
 export const CACHE_LIMITS = { maxEntries: 1000, maxBytes: 1024 ** 3, ttlMs: 24 * 60 * 60 * 1000 } as const;
 
-export interface CacheOptions {
+export interface CacheOptions<V extends object = object> {
+  /** Where entries live (Redis when shared, cache/create-stores.ts); default: in-process within the limits below. */
+  store?: CacheStore<V>;
   maxEntries?: number;
   maxBytes?: number;
   ttlMs?: number;
@@ -15,7 +18,7 @@ export interface CacheOptions {
 export interface CacheStats {
   hits: number;
   misses: number;
-  /** Lookups that joined a fetch already in flight for the same key instead of starting another. */
+  /** Lookups that joined one already in flight for the same key (reading the store or fetching) instead of starting another. */
   deduplicated: number;
   /** Entries dropped to stay within the entry or byte limit. */
   evictions: number;
@@ -44,26 +47,20 @@ function positiveInt(name: string, value: number): number {
  * with a time-to-live; concurrent lookups of one key share a single fetch.
  */
 export class KnowledgeCache<V extends object> {
-  private readonly lru: LRUCache<string, V>;
+  private readonly store: CacheStore<V>;
   private readonly inFlight = new Map<string, Promise<V>>();
-  private readonly counts = { hits: 0, misses: 0, deduplicated: 0, evictions: 0 };
+  private readonly counts = { hits: 0, misses: 0, deduplicated: 0 };
 
-  constructor(options: CacheOptions = {}) {
-    const max = positiveInt("maxEntries", options.maxEntries ?? CACHE_LIMITS.maxEntries);
-    const maxSize = positiveInt("maxBytes", options.maxBytes ?? CACHE_LIMITS.maxBytes);
-    const ttl = positiveInt("ttlMs", options.ttlMs ?? CACHE_LIMITS.ttlMs);
-    this.lru = new LRUCache<string, V>({
-      max,
-      maxSize,
-      sizeCalculation: serializedBytes,
-      ttl,
-      // Check the clock on every read (no 1 ms memo), so an injected clock is exact.
-      ttlResolution: 0,
-      ...(options.clock ? { perf: options.clock } : {}),
-      dispose: (_value, _key, reason) => {
-        if (reason === "evict") this.counts.evictions++;
-      },
-    });
+  constructor(options: CacheOptions<V> = {}) {
+    this.store =
+      options.store ??
+      new MemoryCacheStore<V>({
+        maxEntries: positiveInt("maxEntries", options.maxEntries ?? CACHE_LIMITS.maxEntries),
+        maxBytes: positiveInt("maxBytes", options.maxBytes ?? CACHE_LIMITS.maxBytes),
+        ttlMs: positiveInt("ttlMs", options.ttlMs ?? CACHE_LIMITS.ttlMs),
+        size: serializedBytes,
+        clock: options.clock,
+      });
   }
 
   /**
@@ -71,28 +68,30 @@ export class KnowledgeCache<V extends object> {
    * `keep(value)` false leaves a fetched value uncached (e.g. a degraded result).
    */
   async getOrFetch(key: string, fetch: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
-    const cached = this.lru.get(key);
-    if (cached !== undefined) {
-      this.counts.hits++;
-      return cached;
-    }
     const pending = this.inFlight.get(key);
     if (pending) {
       this.counts.deduplicated++;
       return pending;
     }
-    this.counts.misses++;
-    const work = fetch()
-      .then((value) => {
-        if (keep(value)) this.lru.set(key, value);
-        return value;
-      })
-      .finally(() => this.inFlight.delete(key));
+    // Registered before the store is read, so a concurrent lookup joins this one whether it hits or fetches.
+    const work = this.lookup(key, fetch, keep).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, work);
     return work;
   }
 
+  private async lookup(key: string, fetch: () => Promise<V>, keep: (value: V) => boolean): Promise<V> {
+    const cached = await this.store.get(key);
+    if (cached !== undefined) {
+      this.counts.hits++;
+      return cached;
+    }
+    this.counts.misses++;
+    const value = await fetch();
+    if (keep(value)) await this.store.set(key, value);
+    return value;
+  }
+
   stats(): CacheStats {
-    return { ...this.counts, entries: this.lru.size, bytes: this.lru.calculatedSize };
+    return { ...this.counts, ...this.store.stats() };
   }
 }

@@ -7,7 +7,7 @@ import { createOpenAiEmbedder } from "./embeddings.js";
 import { FullTextIndex } from "./full-text.js";
 import { KnowledgeBase } from "./knowledge-base.js";
 import { CORPUS_DIR, loadCorpus } from "./load-corpus.js";
-import { Retriever } from "./retriever.js";
+import { type Retrieval, Retriever } from "./retriever.js";
 
 export interface KnowledgeBaseOptions {
   settings: Pick<ServiceSettings, "SERVICE_EMBEDDINGS_MODEL_NAME" | "SERVICE_LLM_TIMEOUT_MS" | "SERVICE_LLM_MAX_RETRIES">;
@@ -15,7 +15,7 @@ export interface KnowledgeBaseOptions {
   llmConfig: LlmConfig | null;
   logger?: Logger;
   corpusDir?: string;
-  cache?: CacheOptions;
+  cache?: CacheOptions<Retrieval>;
   /** Replaces the OpenAI-compatible client (tests). */
   embedder?: TextEmbedder;
 }

@@ -63,7 +63,7 @@ export class KnowledgeBase implements KnowledgeService {
   constructor(
     readonly documents: readonly KnowledgeDocument[],
     private readonly retriever: Retriever,
-    cacheOptions: CacheOptions = {},
+    cacheOptions: CacheOptions<Retrieval> = {},
     private readonly onWarning: (message: string) => void = () => {},
   ) {
     this.byId = new Map(documents.map((d) => [d.id, d]));

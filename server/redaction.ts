@@ -30,6 +30,7 @@ export function configuredSecrets(settings: Readonly<ServiceSettings>, llmConfig
     values.push(decodeURIComponent(new URL(settings.SERVICE_MLFLOW_TRACKING_URI).password));
     values.push(trackingEndpoint(settings).authorization?.split(" ")[1]);
   }
+  if (settings.SERVICE_REDIS_URL) values.push(decodeURIComponent(new URL(settings.SERVICE_REDIS_URL).password));
   return [...new Set(values.filter((v): v is string => typeof v === "string" && v.length >= MIN_SECRET_LENGTH))];
 }
 

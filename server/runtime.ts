@@ -6,10 +6,12 @@ import { createKnowledgeBase } from "../knowledge/create.js";
 import type { KnowledgeService } from "../knowledge/knowledge-base.js";
 import type { KnowledgePort } from "../knowledge/port.js";
 import { describeLlmConfig, type LlmConfig, loadLlmConfig } from "../llm/config.js";
-import type { LruLlmCache } from "../llm/cache.js";
+import { LruLlmCache } from "../llm/cache.js";
 import { createLlmPort } from "../llm/openai-port.js";
 import type { LlmPort } from "../llm/port.js";
+import type { RedisLink } from "../redis/link.js";
 import { configuredSecrets, createRedactor, type Redactor, redactingLogger } from "./redaction.js";
+import { createSharedCaches } from "./shared-caches.js";
 
 /** Everything built once at start-up and shared by all requests. */
 export interface ServiceRuntime {
@@ -26,6 +28,8 @@ export interface ServiceRuntime {
   llm: LlmPort | null;
   /** The LLM response cache, for the counters of /metrics; null without a model or with the cache off. */
   llmCache: LruLlmCache | null;
+  /** The Redis the caches share (SERVICE_REDIS_URL), for /readyz; null when everything is in-process. */
+  redis: RedisLink | null;
   graph: AnalysisGraph;
 }
 
@@ -43,9 +47,15 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
   const logger = redactingLogger(overrides.logger ?? createLogger(settings.SERVICE_LOG_LEVEL), redactor);
   for (const warning of warnings) logger.warn(warning);
   if (llmConfig) checkLlmBudget(settings);
-  const knowledgeBase = createKnowledgeBase({ settings, llmConfig, logger });
+  const shared = createSharedCaches(settings.SERVICE_REDIS_URL, logger);
+  const knowledgeBase = createKnowledgeBase({ settings, llmConfig, logger, ...(shared.knowledge && { cache: { store: shared.knowledge } }) });
   logger.info("configuration loaded", { llm: describeLlmConfig(llmConfig), workers: settings.SERVICE_ANALYZER_WORKERS });
-  const port = overrides.llm !== undefined ? null : createLlmPort(llmConfig, { timeoutMs: settings.SERVICE_LLM_TIMEOUT_MS, maxRetries: settings.SERVICE_LLM_MAX_RETRIES, logger });
+  const port = overrides.llm !== undefined ? null : createLlmPort(llmConfig, {
+    timeoutMs: settings.SERVICE_LLM_TIMEOUT_MS,
+    maxRetries: settings.SERVICE_LLM_MAX_RETRIES,
+    logger,
+    ...(shared.llm && { cache: new LruLlmCache({ store: shared.llm }) }),
+  });
   return {
     settings,
     llmConfig,
@@ -55,6 +65,7 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
     knowledgeBase,
     llm: overrides.llm !== undefined ? overrides.llm : port,
     llmCache: port?.cache ?? null,
+    redis: shared.redis,
     graph: buildAnalysisGraph(),
   };
 }
