@@ -7,8 +7,10 @@ import type { AdviceOutput, AgentReviewOutput } from "../../llm/schemas.js";
 import { SAMPLES, sampleRequest, startLlmHarness } from "../../test/graph/llm-harness.js";
 import type { ChatRequestBody } from "../../test/support/fake-openai.js";
 import { perturbingModel } from "../../test/support/perturbing-model.js";
+import { trainingHistoryRequest } from "../data/training-history.js";
 import type { BenchProfile } from "../lib/options.js";
 import { type BenchResult, type BenchRow, ratioOf } from "../lib/result.js";
+import { sizeLabel } from "../lib/sizes.js";
 import { median, round } from "../lib/stats.js";
 
 /** The grounding pass may cost at most this share of an offline (deterministic) analysis. */
@@ -41,13 +43,18 @@ function groundOnce(body: ChatRequestBody, content: string): void {
   }
 }
 
-/** Times `fn` `n` times in a row, in ms. */
+/**
+ * The CPU time (user + system, ms) of `fn`, `n` times in a row. CPU time, not wall time: on a shared machine a
+ * few milliseconds of work are preempted for tens of milliseconds, and both sides here are CPU-bound work of this
+ * process (the samples are too small for the worker pool).
+ */
 async function repeat(n: number, fn: () => unknown): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
-    const t = performance.now();
+    const start = process.cpuUsage();
     await fn();
-    out.push(performance.now() - t);
+    const used = process.cpuUsage(start);
+    out.push((used.user + used.system) / 1000);
   }
   return out;
 }
@@ -57,43 +64,50 @@ async function repeat(n: number, fn: () => unknown): Promise<number[]> {
  * model quoting 12 numbers per answer, 10 % of them changed), next to the same request's offline analysis time.
  */
 export async function benchGrounding(profile: BenchProfile): Promise<BenchResult> {
-  const repeats = profile.mode === "full" ? 10 : 3;
+  const repeats = profile.mode === "full" ? 21 : 5;
   const samples = readdirSync(SAMPLES).filter((f) => f.endsWith(".json") && f !== "bad-request.json");
+  // The sample requests, then the largest benchmark history: the pass is bounded by the prompts, which are
+  // bounded whatever the artifact size, while the offline analysis grows with the artifact.
+  const largest = Math.max(...profile.historySizes);
+  const requests: Array<{ label: string; body: Record<string, unknown>; repeats: number }> = [
+    ...samples.map((sample) => ({ label: sample, body: sampleRequest(sample, LANGUAGE.code), repeats })),
+    { label: `training history of ${sizeLabel(largest)} points × 6 metrics`, body: { ...trainingHistoryRequest(largest), language: LANGUAGE.code }, repeats: 3 },
+  ];
   const offline = await startLlmHarness(null);
   const rows: BenchRow[] = [];
-  const shares: number[] = [];
-  for (const sample of samples) {
-    const request = sampleRequest(sample, LANGUAGE.code);
-    await offline.analyze(request);
-    const offlineMs = median(await repeat(repeats, () => offline.analyze(request)));
+  for (const { label, body, repeats: n } of requests) {
+    await offline.analyze(body);
+    const offlineMs = median(await repeat(n, () => offline.analyze(body)));
     const model = perturbingModel(0.1, 20);
     const answers: Array<{ body: ChatRequestBody; content: string }> = [];
-    const llm = await startLlmHarness((body) => {
-      const reply = model.script(body);
-      answers.push({ body, content: reply.content! });
+    const llm = await startLlmHarness((request) => {
+      const reply = model.script(request);
+      answers.push({ body: request, content: reply.content! });
       return reply;
     }, { llm: { cache: false, trackUsage: false } });
-    await llm.analyze(request);
+    await llm.analyze(body);
     await llm.close();
-    const groundingMs = median(await repeat(repeats, () => answers.forEach((a) => groundOnce(a.body, a.content))));
+    // One untimed pass first, as for the offline analysis: the figure is the steady cost, not the first compile.
+    const groundAll = () => answers.forEach((a) => groundOnce(a.body, a.content));
+    groundAll();
+    const groundingMs = median(await repeat(n, groundAll));
     const share = groundingMs / offlineMs;
-    shares.push(share);
-    rows.push({ metric: `${sample} (${answers.length} answers)`, value: round(groundingMs), unit: "ms", baseline: round(offlineMs), ratio: share, target: `< ${TARGET_SHARE * 100} %`, met: share < TARGET_SHARE });
+    rows.push({ metric: `${label} (${answers.length} answers)`, value: round(groundingMs), unit: "ms", baseline: round(offlineMs), ratio: share, target: `< ${TARGET_SHARE * 100} %`, met: share < TARGET_SHARE });
   }
   await offline.close();
-  const worst = Math.max(...shares);
-  const worstRow = rows[shares.indexOf(worst)]!;
+  const shares = rows.map((r) => r.ratio ?? 0);
+  const worstRow = rows[shares.indexOf(Math.max(...shares))]!;
   return {
     name: "grounding",
     value: worstRow.value,
     unit: "ms",
     baseline: worstRow.baseline,
     ratio: ratioOf(worstRow.value, worstRow.baseline),
-    target: `< ${TARGET_SHARE * 100} % of the offline analysis time, for every sample request`,
+    target: `< ${TARGET_SHARE * 100} % of the offline analysis time, for every request`,
     met: rows.every((r) => r.met),
-    description: `grounding pass time per analysis (evidence index, language check, every sentence of every agent's answer; median of ${repeats}) for the sample request where it weighs most (${worstRow.metric})`,
-    baselineDescription: "the same request analysed offline (no LLM), median of the same number of runs",
+    description: `grounding pass CPU time per analysis (evidence index, language check, every sentence of every agent's answer; median of ${repeats} after one untimed run) for the request where it weighs most (${worstRow.metric}); rows: every sample request and the largest benchmark history`,
+    baselineDescription: "CPU time of the same request analysed offline (no LLM), median of the same number of runs after one untimed run",
     rows,
-    detail: { repeats, samples: samples.length },
+    detail: { repeats, samples: samples.length, history_points: largest },
   };
 }

@@ -1,5 +1,5 @@
 import { AGENT_NAMES, SEVERITIES, type Severity, severityRank } from "../../graph/result.js";
-import { NumberIndex, valuesIn } from "./numbers.js";
+import { evidenceValues, NumberIndex } from "./numbers.js";
 
 /** What a model answer is checked against: the values, ids and severities of the evidence it was given. */
 export interface GroundingEvidence {
@@ -60,7 +60,7 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
   const walk = (value: unknown): void => {
     if (typeof value === "number") add(value);
     else if (typeof value === "string") {
-      if (/\d/.test(value)) for (const v of valuesIn(value)) add(v);
+      if (/\d/.test(value)) for (const v of evidenceValues(value)) add(v);
     } else if (Array.isArray(value)) {
       add(value.length);
       for (const item of value) walk(item);

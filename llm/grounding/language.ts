@@ -8,7 +8,12 @@ const ISO3: Record<string, string> = {
   sv: "swe", da: "dan", no: "nob", fi: "fin", cs: "ces", el: "ell", hu: "hun", ro: "ron",
 };
 const ISO1 = new Map(Object.entries(ISO3).map(([one, three]) => [three, one]));
-const ONLY = Object.values(ISO3);
+/**
+ * What franc compares an answer with besides the asked language: the languages a model most often slides into.
+ * Each comparison costs a trigram distance; a language outside the list is read as its nearest one in it, which
+ * is what the check needs (not the asked language). Other scripts are told apart by the script alone.
+ */
+const USUAL = ["eng", "fra", "deu", "spa", "ita", "por", "nld", "rus", "cmn", "jpn", "kor", "arb", "hin"];
 
 /** Below this many letters (ids, numbers and identifiers removed) franc's guess is not trusted. */
 export const MIN_LETTERS = 40;
@@ -29,6 +34,7 @@ const SIBLINGS: readonly (readonly string[])[] = [
   ["rus", "ukr"],
 ];
 const siblings = (a: string, b: string) => a === b || SIBLINGS.some((group) => group.includes(a) && group.includes(b));
+const siblingsOf = (code: string) => SIBLINGS.find((group) => group.includes(code)) ?? [];
 
 /** A word that is not prose: an id, metric or CamelCase name, a number, code. */
 const NOT_PROSE = /[\d_/\\=<>{}@#]|\.[\p{L}\d]|\p{Ll}\p{Lu}/u;
@@ -67,15 +73,15 @@ export interface LanguageReading {
 }
 
 /**
- * Reads the language of a model's texts with franc (trigram profiles), restricted to the languages the service
- * names. A language franc has no profile for, or too little prose, is not judged.
+ * Reads the language of a model's texts with franc (trigram profiles), against the asked language, its siblings
+ * and the usual ones. A language franc has no profile for, or too little prose, is not judged.
  */
 export function readLanguage(texts: readonly string[], asked: Language): LanguageReading {
   const expected = ISO3[asked.code.split("-")[0]!.toLowerCase()];
   const prose = proseSample(texts);
   const letters = prose.match(/\p{L}/gu)?.length ?? 0;
   if (!expected || letters < MIN_LETTERS) return { detected: null, matches: null };
-  const [best] = francAll(prose, { only: ONLY, minLength: MIN_LETTERS });
+  const [best] = francAll(prose, { only: [...new Set([expected, ...USUAL, ...siblingsOf(expected)])], minLength: MIN_LETTERS });
   if (!best || best[0] === "und") return { detected: null, matches: null };
   return { detected: ISO1.get(best[0]) ?? best[0], matches: siblings(best[0], expected) };
 }

@@ -113,9 +113,24 @@ export function statedNumbers(text: string): StatedNumber[] {
   return out;
 }
 
-/** Every value a text can mean: all readings of all its numbers (the evidence side, where more is safer). */
-export function valuesIn(text: string): number[] {
-  return statedNumbers(text).flatMap((n) => n.readings.flat().map((r) => r.value));
+const EVIDENCE_NUMBER = /\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?(\s?%)?/gu;
+
+/**
+ * The values a text of the evidence holds, read quickly: the evidence was written by our detectors and the
+ * tools that made the artifacts, in English marks, so each number is read with point decimals and comma
+ * thousands, plus the comma-decimal reading of a lone comma, and a percentage also as a fraction. More values
+ * than meant only make the check a little more lenient.
+ */
+export function evidenceValues(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(EVIDENCE_NUMBER)) {
+    const raw = m[0].replace(/\s?%$/u, "");
+    const english = Number(raw.replace(/,/gu, ""));
+    out.push(english);
+    if (/^\d+,\d+$/u.test(raw)) out.push(Number(raw.replace(",", ".")));
+    if (m[1]) out.push(english / 100);
+  }
+  return out;
 }
 
 /** Sorted absolute values for lookups within a tolerance. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NumberIndex, statedNumbers, valuesIn } from "../../../../llm/grounding/numbers.js";
+import { evidenceValues, NumberIndex, statedNumbers } from "../../../../llm/grounding/numbers.js";
 
 const values = (text: string) => statedNumbers(text).map((n) => n.readings.map((parts) => parts.map((p) => Number(p.value.toPrecision(8)))));
 
@@ -33,10 +33,10 @@ describe("statedNumbers", () => {
 });
 
 describe("NumberIndex", () => {
-  const index = new NumberIndex([0.823457, 1234, 6, -0.0003, ...valuesIn("val loss 0.41 rose 37.5%")]);
+  const index = new NumberIndex([0.823457, 1234, 6, -0.0003, ...evidenceValues("val loss 0.41 rose 37.5%, 1,950 rows")]);
 
   it("grounds a number written at any rounding of a value shown, in any format", () => {
-    for (const text of ["0.82", "0,823", "82.3 %", "82,35 %", "1,234", "1 234", "1.234", "1.2k", "6", "3e-4", "0,41", "37.5 %", "0.375"]) {
+    for (const text of ["1 950", "1.950", "1,95k", "0.82", "0,823", "82.3 %", "82,35 %", "1,234", "1 234", "1.234", "1.2k", "6", "3e-4", "0,41", "37.5 %", "0.375"]) {
       expect(statedNumbers(text).every((n) => index.grounds(n)), text).toBe(true);
     }
   });
