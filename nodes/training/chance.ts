@@ -3,7 +3,7 @@ import { finalValue } from "./detectors/generalization-gap.js";
 import type { TrainingRun } from "./model.js";
 import { paramNumber, paramText } from "./params.js";
 import { numClasses } from "./run-config.js";
-import { movingAverage, smoothingWindow } from "./stats.js";
+import { movingAverage, noiseSigma, smoothingWindow } from "./stats.js";
 
 /** How many classes the model chooses from, and where that was read. */
 export interface ClassCount {
@@ -64,8 +64,9 @@ export function chanceAccuracy(run: TrainingRun, k: number | null = classCount(r
   return k ? 1 / k : null;
 }
 
-/** Accuracy within this much (or 3 standard errors) of chance is chance. */
+/** Accuracy within this much (or 3 standard errors, at most MAX_ACCURACY_BAND) of chance is chance. */
 const ACCURACY_BAND = 0.03;
+const MAX_ACCURACY_BAND = 0.1;
 /** A cross-entropy no lower than this share below ln K has learned nothing beyond the class prior. */
 const LOSS_BAND = 0.05;
 const MIN_POINTS = 3;
@@ -93,7 +94,7 @@ const memo = new WeakMap<TrainingRun, ChanceLevel | null>();
 
 /**
  * Whether the run ends at chance level, whatever came before (an early explosion, a first drop): every logged
- * accuracy (validation and training) ends within max(0.03, 3 SE) of 1/K or the majority share, and the training
+ * accuracy (validation and training) ends within max(0.03, min(3 SE, 0.1)) of 1/K or the majority share, and the training
  * loss (else the validation loss) ends no lower than 5 % below ln K. Any metric clearly off chance means the model
  * learned or fitted something (an overfitted model's validation accuracy may fall to chance: that is TH-13's).
  * A loss alone is judged only with K stated (params or names): with K read from the initial loss, "ended at ln K"
@@ -129,8 +130,9 @@ function chanceLevelOf(run: TrainingRun): ChanceLevel | null {
 
 function accuracyAtChance(c: Curve, chance: number, valSamples: number | null): ChanceEvidence | null {
   const final = finalValue(c, true).value;
-  const se = valSamples ? Math.sqrt((chance * (1 - chance)) / valSamples) : c.noise;
-  const band = Math.max(ACCURACY_BAND, 3 * se);
+  // The noise of where the run ended, not of the whole curve: a collapse after learning is one huge step.
+  const se = valSamples ? Math.sqrt((chance * (1 - chance)) / valSamples) : noiseSigma(c.values.subarray(c.values.length - Math.max(4, Math.ceil(c.values.length / 4))));
+  const band = Math.max(ACCURACY_BAND, Math.min(3 * se, MAX_ACCURACY_BAND));
   if (Math.abs(final - chance) > band) return null;
   const smooth = movingAverage(c.values, smoothingWindow(c.values.length));
   const best = Math.max(...smooth);
