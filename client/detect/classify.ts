@@ -6,6 +6,7 @@ import { type Sniffed, sniffDocument } from "../../artifacts/mlflow/sniff.js";
 import { readBytes } from "../../nodes/checkpoint/file/range-reader.js";
 import type { CheckpointFormat } from "../../nodes/checkpoint/file/scan-types.js";
 import { SNIFF_BYTES, sniffFormat } from "../../nodes/checkpoint/file/sniff.js";
+import { isTfdvAnomalies } from "../../nodes/checks/parse/tfdv.js";
 import { maskedCrc32c } from "../../nodes/training/parse/crc32c.js";
 import type { FoundFile } from "./walk.js";
 
@@ -75,7 +76,8 @@ export async function classifyFile(file: FoundFile): Promise<Classified> {
     // A Deepchecks `to_json()` string saved with json.dump is the report, JSON-encoded once more.
     const inner = typeof value === "string" ? parseStructured("content.json", value) ?? value : value;
     const doc: PulledDocument = { path: file.relative, role: role ?? "document", size: file.size, text, bytes: new Uint8Array(), value: inner };
-    const sniffed = sniffDocument(name, inner);
+    // TFDV anomalies are a report the service reads that the MLflow pull's sniffer does not look for.
+    const sniffed = sniffDocument(name, inner) ?? (isTfdvAnomalies(inner) ? ({ kind: "checks", as: "report" } as const) : null);
     return sniffed ? { as: "document", doc, sniffed } : { as: "plain_document", doc };
   }
   const firstLine = text.split("\n", 1)[0] ?? "";

@@ -187,6 +187,8 @@ export async function detectRun(paths: readonly string[]): Promise<DetectedRun> 
 
 function reportLabel(value: unknown): string {
   if (!isRecord(value)) return "check list";
+  if ("anomaly_info" in value || "anomalyInfo" in value) return "TFDV anomalies";
+  if ("dataset_name" in value && isRecord(value.results)) return "Deepchecks suites (legacy client)";
   if ("conditions_results" in value || value.type === "SuiteResult" || value.type === "CheckResult") return "Deepchecks result";
   if ("validation_results" in value || "expectations" in value || ("success" in value && "statistics" in value)) return "Great Expectations result";
   if ("metrics" in value || "tests" in value) return "Evidently report";

@@ -93,16 +93,18 @@ describe("detectRun", () => {
     expect(run.skipped).toEqual([]);
   });
 
-  it("Deepchecks, Evidently and Great Expectations reports all go into checks_artifacts.reports", async () => {
+  it("Deepchecks (a to_json() string too), Evidently, Great Expectations and TFDV reports all go into checks_artifacts.reports", async () => {
     const run = await detectRun([
       `${F}/real/deepchecks/train-test-validation-leak-shift/suite.json`,
+      `${F}/real/deepchecks/label-drift-to-json-string/check.json`,
       `${F}/real/evidently/data-drift-shifted/report.json`,
       `${F}/real/great_expectations/validation-null-labels-critical/validation.json`,
+      `${F}/checks/tfdv-anomalies.json`,
     ]);
     const labels = run.used.map((u) => u.label);
-    expect(labels).toEqual(["Deepchecks result", "Evidently report", "Great Expectations result"]);
+    expect(labels).toEqual(["Deepchecks result", "Deepchecks result", "Evidently report", "Great Expectations result", "TFDV anomalies"]);
     const checks = detectedParts(run).parts.find((p) => p.field === "checks_artifacts");
-    expect((checks?.payload.reports as unknown[]).length).toBe(3);
+    expect((checks?.payload.reports as unknown[]).length).toBe(5);
   });
 
   it("names an unreadable or unrecognized file given on the command line; ignores unrecognized files inside a folder", async () => {
