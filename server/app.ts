@@ -10,6 +10,7 @@ import { methodNotAllowed } from "./method-not-allowed.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createAnalyseRouter } from "./routes/analyse.js";
+import { createCompareRouter } from "./routes/compare.js";
 import { createDebugRouter } from "./routes/debug.js";
 import { createGraphRouter } from "./routes/graph.js";
 import { createHealthRouter } from "./routes/health.js";
@@ -79,6 +80,7 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
 
   app.use(createHealthRouter(runtime, admission));
   app.use(createAnalyseRouter(runtime, admission));
+  app.use(createCompareRouter(runtime, admission));
   app.use(createReportRouter(runtime, admission));
   if (debugUiEnabled(settings)) {
     app.use(createGraphRouter(runtime.graph));

@@ -105,6 +105,14 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "cross.lr_spike_alignment": "Loss spikes aligned with the learning-rate peak. Spikes start at the end of warmup when the learning rate peaks.",
   "cross.head_class_mismatch": "Classifier head does not match the classes. The head outputs 1000 classes while the dataset has 12 labels.",
   "cross.report_data_mismatch": "Checks ran on a different snapshot than the dataset statistics. The report saw 8,000 train rows, the statistics 10,000.",
+  "experiment.within_noise": "The best configuration's lead is within seed noise. lr=3e-3 beats lr=1e-3 by 0.004 while the spread between seeds needs 0.012.",
+  "experiment.boundary_optimum": "Best lr is at the edge of the range tried. The best val/loss comes at lr = 3e-3, the highest value tried.",
+  "experiment.sensitivity": "The objective depends on lr. Spearman rho between lr and val/loss -0.91 (95 % interval -0.97 to -0.75) over 24 runs.",
+  "experiment.failed_runs": "Runs with lr >= 3e-3 failed. Every run with lr >= 3e-3 diverged to NaN and no run below it did.",
+  "experiment.regression": "Worse than the baseline beyond seed noise. The candidate's best val/loss is 0.05 worse than main's, beyond the threshold 0.02.",
+  "experiment.no_seed_replicates": "No configuration was repeated with another seed. The noise between runs is taken from each run's own curve.",
+  "experiment.shared_run_findings": "Per-run findings shared across runs. Overfitting in 14 of 20 runs.",
+  "experiment.pick": "Pick lr3e-3-s2. It has the best val/loss 0.519, mean over 3 seeds 0.529.",
 };
 
 /** The analyzers' own catalogs (nodes/<kind>/catalog.ts): loaded by path, so one not written yet is skipped (a broken one fails). */
@@ -116,6 +124,7 @@ export async function catalogDetectorIds(): Promise<string[]> {
     ["checkpoint", "checkpointDetectors"],
     ["integrate", "crossDetectors"],
     ["cross", "crossDetectors"],
+    ["experiment", "experimentDetectors"],
   ];
   const ids: string[] = [];
   for (const [kind, exportName] of catalogs) {

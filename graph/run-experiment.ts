@@ -1,0 +1,26 @@
+import type { CompareContext } from "../artifacts/compare-request.js";
+import { EXPERIMENT_AGENT } from "../nodes/experiment/names.js";
+import { assembleCompareResponse, type CompareResponse } from "./compare-response.js";
+import type { ExperimentGraph } from "./build-experiment.js";
+import type { ExperimentDeps } from "./experiment-context.js";
+
+export interface CompareOptions {
+  /** Runs analysed at once (values below 2 are clamped: langgraphjs#2656). */
+  runWorkers: number;
+  callbacks?: unknown[];
+}
+
+/** Runs the experiment graph over a decoded comparison and assembles the response. */
+export async function runComparison(graph: ExperimentGraph, compare: CompareContext, deps: ExperimentDeps, options: CompareOptions): Promise<CompareResponse> {
+  const state = await graph.invoke(
+    { compare },
+    {
+      context: deps as unknown as Record<string, unknown>,
+      signal: deps.deadline.signal,
+      maxConcurrency: Math.max(2, options.runWorkers),
+      callbacks: (options.callbacks ?? []) as never,
+    },
+  );
+  const llm = { llm: { mode: "deterministic", note: "Cross-run findings come from deterministic detectors; each run's own analysis follows the service's LLM mode." } };
+  return assembleCompareResponse(state, EXPERIMENT_AGENT, llm);
+}
