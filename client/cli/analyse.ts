@@ -17,7 +17,7 @@ import { recordDiagnosis } from "../mlflow/diagnosis-record.js";
 import { trackingServerFrom } from "../mlflow/record.js";
 import { datasetPart } from "./dataset-part.js";
 import type { AnalyseOptions } from "./options.js";
-import { progressLine } from "./progress.js";
+import { progressView } from "./progress.js";
 import { describeSources } from "./report-sources.js";
 
 /** Reads the paths into artifact parts, printing what went where; under --strict a problem file stops here. */
@@ -87,6 +87,7 @@ export async function runAnalyse(o: AnalyseOptions, io: Io): Promise<ExitCode> {
     return EXIT.ok;
   }
   const showProgress = !o.quiet && o.format !== "html" && (o.progress ?? io.stderr.isTTY ?? false);
+  const progress = showProgress ? progressView(io.stderr, err) : null;
   const answer = await sendWithRetry({
     url: `${o.server}${o.format === "html" ? "/v1/report" : "/v1/analyse"}`,
     body,
@@ -94,14 +95,12 @@ export async function runAnalyse(o: AnalyseOptions, io: Io): Promise<ExitCode> {
     policy: { retries: o.retries, maxWaitMs: o.maxWaitMs, baseDelayMs: DEFAULT_BASE_DELAY_MS, maxDelayMs: DEFAULT_MAX_DELAY_MS },
     clock: io.clock,
     random: io.random,
-    onEvent: showProgress
-      ? (e) => {
-          const line = progressLine(e, err);
-          if (line) io.stderr.write(`${line}\n`);
-        }
-      : null,
-    onRetry: (n) => io.stderr.write(`${err.dim(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}`)}\n`),
-  });
+    onEvent: progress?.onEvent ?? null,
+    onRetry: (n) => {
+      progress?.done();
+      io.stderr.write(`${err.dim(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}`)}\n`);
+    },
+  }).finally(() => progress?.done());
   await emit(render(answer, o, io), o, io);
   if (tracking && o.recordToMlflow) {
     const recorded = await recordDiagnosis(tracking, o.recordToMlflow, request, answer);
