@@ -17,6 +17,8 @@ export interface Admission {
   /** Work requests arrived and not yet answered: bodies being read and analyses running. */
   readonly open: number;
   readonly draining: boolean;
+  /** An analysis slot for work that is not a request (a job), or null when all are taken; call the result to free it. */
+  take(): (() => void) | null;
   /** Refuse new requests and resolve when the open ones have been answered (true) or after `graceMs` (false). */
   drain(graceMs: number): Promise<boolean>;
 }
@@ -85,6 +87,15 @@ export function createAdmission(limits: AdmissionLimits): Admission {
       inFlight++;
       onEnd(res, () => inFlight--);
       next();
+    },
+    take() {
+      if (inFlight >= limits.maxInFlight) return null;
+      inFlight++;
+      let released = false;
+      return () => {
+        if (!released) inFlight--;
+        released = true;
+      };
     },
     get inFlight() {
       return inFlight;

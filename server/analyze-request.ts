@@ -60,6 +60,13 @@ export function analysisDeps(runtime: ServiceRuntime, logger: Logger, deadline: 
   };
 }
 
+/** Refuses a body that could not run (400, as /v1/analyse would) before it is queued as a job. */
+export async function checkAnalysisRequest(runtime: ServiceRuntime, body: unknown, requestId: string): Promise<void> {
+  const decoded = decodeAnalysisRequest(body, requestId);
+  requireSomethingToAnalyze(decoded, runtime.settings);
+  await checkCheckpointPaths(decoded, runtime.settings.SERVICE_ARTIFACT_ROOTS);
+}
+
 /** Decodes a parsed body and runs one analysis with the request's own deps (workers, logger). */
 export async function analyzeRequest(runtime: ServiceRuntime, body: unknown, options: AnalyzeOptions): Promise<AnalysisResponse> {
   const decoded = decodeAnalysisRequest(body, options.requestId);

@@ -6,6 +6,7 @@ import { type Admission, createAdmission } from "./admission.js";
 import { cors } from "./cors.js";
 import { clientGone, errorMiddleware, ServiceError } from "./errors.js";
 import { jsonBodyIntake } from "./intake.js";
+import { jsonReplacer } from "./json-replacer.js";
 import { methodNotAllowed } from "./method-not-allowed.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";
@@ -14,14 +15,19 @@ import { createCompareRouter } from "./routes/compare.js";
 import { createDebugRouter } from "./routes/debug.js";
 import { createGraphRouter } from "./routes/graph.js";
 import { createHealthRouter } from "./routes/health.js";
+import { createJobsRouter } from "./routes/jobs.js";
 import { createReportRouter } from "./routes/report.js";
 import { createKnowledgeRouter } from "./routes/knowledge.js";
 import type { ServiceRuntime } from "./runtime.js";
+import { createJobQueue } from "./job-queue.js";
+import type { JobQueue } from "../jobs/queue.js";
 
 export interface ServiceApp {
   app: Express;
   admission: Admission;
   metrics: Metrics;
+  /** Closed at shutdown (server/main.ts). */
+  jobs: JobQueue;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -31,9 +37,7 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
   const app = express();
   app.disable("x-powered-by");
   const { settings, redactor } = runtime;
-  // Every JSON answer (results, error bodies, SSE events) is written through this: the configured secrets are
-  // removed by value wherever an upstream echoed them (an LLM gateway's error body quoting the Authorization header).
-  app.set("json replacer", (_key: string, value: unknown) => (typeof value === "bigint" ? Number(value) : typeof value === "string" ? redactor.text(value) : value));
+  app.set("json replacer", jsonReplacer(redactor));
   const admission = createAdmission({
     maxInFlight: settings.SERVICE_MAX_CONCURRENT_ANALYSES,
     maxPerClient: settings.SERVICE_MAX_CONCURRENT_PER_CLIENT,
@@ -54,8 +58,14 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
   });
   if (runtime.llmCache) {
     const llmCache = runtime.llmCache;
-    metrics.addGauges(() => ({ llm_cache_hits: llmCache.hits, llm_cache_misses: llmCache.misses }));
+    metrics.addGauges(() => ({ llm_cache_hits: llmCache.hits, llm_cache_misses: llmCache.misses, llm_cache_hit_ratio: hitRatio(llmCache) }));
   }
+  metrics.addGauges(() => ({ knowledge_cache_hit_ratio: hitRatio(runtime.knowledgeBase.stats().cache) }));
+  const jobs = createJobQueue(runtime, admission);
+  metrics.addGauges(() => {
+    const counts = jobs.counts();
+    return { job_queue_depth: counts.queued, ...Object.fromEntries(Object.entries(counts).map(([state, n]) => [`jobs_${state}`, n])) };
+  });
 
   app.use((req, res, next) => {
     const given = req.get("x-request-id");
@@ -80,6 +90,7 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
 
   app.use(createHealthRouter(runtime, admission));
   app.use(createAnalyseRouter(runtime, admission));
+  app.use(createJobsRouter(runtime, admission, jobs));
   app.use(createCompareRouter(runtime, admission));
   app.use(createReportRouter(runtime, admission));
   if (debugUiEnabled(settings)) {
@@ -102,5 +113,10 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
   app.use(methodNotAllowed(app));
   app.use((req, _res, next) => next(new ServiceError("NOT_FOUND", 404, `no route for ${req.method} ${req.path}`)));
   app.use(errorMiddleware(runtime.logger));
-  return { app, admission, metrics };
+  return { app, admission, metrics, jobs };
+}
+
+/** Hits over lookups of a cache, 0 before the first lookup. */
+function hitRatio({ hits, misses }: { hits: number; misses: number }): number {
+  return hits + misses === 0 ? 0 : hits / (hits + misses);
 }

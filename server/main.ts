@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const { settings, logger } = runtime;
   const swept = await sweepStaleWorkspaces(settings.SERVICE_WORKSPACE_DIR, 2 * settings.SERVICE_REQUEST_TIMEOUT_MS).catch(() => []);
   if (swept.length > 0) logger.info("removed stale workspaces of an earlier process", { count: swept.length });
-  const { app, admission } = createApp(runtime);
+  const { app, admission, jobs } = createApp(runtime);
   const server = app.listen(settings.PORT, settings.HOST);
   applyConnectionTimeouts(server, settings);
   await once(server, "listening");
@@ -33,6 +33,9 @@ async function main(): Promise<void> {
     server.close();
     server.closeIdleConnections();
     if (!drained) logger.warn("grace period over, closing with analyses in flight", { in_flight: admission.inFlight });
+    // In memory a running job is cancelled; with BullMQ the worker stops and another replica takes its job.
+    await Promise.race([jobs.close(), new Promise((resolve) => setTimeout(resolve, settings.SERVICE_SHUTDOWN_GRACE_MS).unref())]);
+    await runtime.redis?.close();
     // Pulls still running are cut off by the exit: their workspaces go now, not at the next start.
     try {
       removeOwnWorkspaces(settings.SERVICE_WORKSPACE_DIR);

@@ -1,0 +1,181 @@
+import { type Job, Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import type { Logger } from "../config/logger.js";
+import { redisAddress } from "../redis/link.js";
+import type { JobOutcome, JobProgress, JobRequest, JobRunner, JobView } from "./job.js";
+import { emptyCounts, type JobCounts, type JobQueue, QueueFullError, QueueUnavailableError } from "./queue.js";
+
+export interface BullmqQueueOptions {
+  url: string;
+  logger: Logger;
+  /** Jobs this process runs at once (SERVICE_JOB_WORKERS). */
+  workers: number;
+  /** Jobs waiting at most, all replicas together (SERVICE_MAX_QUEUED_JOBS). */
+  maxQueued: number;
+  /** How long a finished job is kept (SERVICE_JOB_RETENTION_MS). */
+  retentionMs: number;
+  /** Runs of a job whose process died before it is failed (SERVICE_JOB_ATTEMPTS). */
+  attempts: number;
+  /** How long a worker's lock on a job lasts unrenewed: a dead replica's job is taken again after about this long. */
+  lockMs: number;
+}
+
+export const QUEUE_NAME = "analysis-jobs";
+const PREFIX = "mld:v1:bull";
+/** How often a running job looks for a cancellation asked on another replica. */
+const CANCEL_POLL_MS = 500;
+
+interface JobData {
+  body: unknown;
+}
+
+/**
+ * Jobs in Redis through BullMQ, shared by every replica: any replica's workers take them, any replica answers
+ * GET. A job's outcome (result, error as a value, or cancelled) is its BullMQ return value, so an analysis is
+ * never retried for failing; only a replica dying mid-job makes BullMQ run it again (its lock expires, the job
+ * stalls and is moved back to waiting, at most `attempts - 1` times). A cancellation is a key any replica
+ * writes and the running worker polls.
+ */
+export class BullmqJobQueue implements JobQueue {
+  private readonly client: Redis;
+  private readonly queue: Queue<JobData, JobOutcome>;
+  private readonly worker: Worker<JobData, JobOutcome>;
+  private readonly workerConnection: Redis;
+  private snapshot: JobCounts = emptyCounts();
+  private readonly refresher: NodeJS.Timeout;
+
+  constructor(
+    runner: JobRunner,
+    private readonly options: BullmqQueueOptions,
+  ) {
+    const where = redisAddress(options.url);
+    let warned = false;
+    // Fail fast while Redis is down: a submission or a read answers 503 instead of waiting for it.
+    this.client = new Redis(options.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: (n) => Math.min(n * 100, 2000) });
+    this.client.on("error", (err: Error) => {
+      if (!warned) options.logger.warn("Redis unavailable: jobs can be neither queued nor read until it is back", { redis: where, problem: err.message });
+      warned = true;
+    });
+    this.client.on("ready", () => (warned = false));
+    this.queue = new Queue<JobData, JobOutcome>(QUEUE_NAME, { connection: this.client, prefix: PREFIX });
+    this.queue.on("error", () => {});
+    // BullMQ's workers wait on blocking commands: their connection retries forever rather than failing fast.
+    const workerConnection = new Redis(options.url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 100, 2000) });
+    workerConnection.on("error", () => {});
+    this.workerConnection = workerConnection;
+    this.worker = new Worker<JobData, JobOutcome>(QUEUE_NAME, (job, _token, signal) => this.process(runner, job, signal), {
+      connection: workerConnection,
+      prefix: PREFIX,
+      concurrency: options.workers,
+      lockDuration: options.lockMs,
+      stalledInterval: options.lockMs,
+      maxStalledCount: options.attempts - 1,
+    });
+    this.worker.on("error", () => {});
+    this.refresher = setInterval(() => void this.refreshCounts(), 5000).unref();
+  }
+
+  private cancelKey(id: string): string {
+    return `${PREFIX}:${QUEUE_NAME}:cancelled:${id}`;
+  }
+
+  private outcomesKey(): string {
+    return `${PREFIX}:${QUEUE_NAME}:outcomes`;
+  }
+
+  private async process(runner: JobRunner, job: Job<JobData, JobOutcome>, signal: AbortSignal | undefined): Promise<JobOutcome> {
+    const id = job.id!;
+    const controller = new AbortController();
+    signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+    const cancelled = async () => (await this.client.exists(this.cancelKey(id)).catch(() => 0)) === 1;
+    let outcome: JobOutcome;
+    if (await cancelled()) outcome = { state: "cancelled" };
+    else {
+      const poll = setInterval(() => void cancelled().then((yes) => yes && controller.abort(new Error("the job was cancelled"))), CANCEL_POLL_MS);
+      try {
+        const progress = (p: JobProgress) => void job.updateProgress(p as object).catch(() => {});
+        outcome = await runner({ id, body: job.data.body }, { signal: controller.signal, progress });
+        if (controller.signal.aborted && (await cancelled())) outcome = { state: "cancelled" };
+      } finally {
+        clearInterval(poll);
+      }
+    }
+    await this.client.hincrby(this.outcomesKey(), outcome.state, 1).catch(() => {});
+    return outcome;
+  }
+
+  private async unavailable<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof QueueFullError) throw err;
+      throw new QueueUnavailableError(`the job queue's Redis is unavailable (${(err as Error).message}); retry shortly`);
+    }
+  }
+
+  async submit(request: JobRequest): Promise<void> {
+    await this.unavailable(async () => {
+      const waiting = await this.queue.getJobCountByTypes("waiting", "prioritized", "delayed");
+      if (waiting >= this.options.maxQueued) throw new QueueFullError(waiting);
+      const age = Math.ceil(this.options.retentionMs / 1000);
+      await this.queue.add("analysis", { body: request.body }, { jobId: request.id, attempts: this.options.attempts, removeOnComplete: { age }, removeOnFail: { age } });
+    });
+    void this.refreshCounts();
+  }
+
+  async get(id: string): Promise<JobView | null> {
+    return this.unavailable(async () => {
+      const [job, cancelled] = await Promise.all([this.queue.getJob(id) as Promise<Job<JobData, JobOutcome> | undefined>, this.client.exists(this.cancelKey(id))]);
+      const view = (state: JobView["state"], extra: Partial<JobView> = {}): JobView => ({ id, state, progress: null, result: null, error: null, ...extra });
+      if (!job) return cancelled ? view("cancelled") : null;
+      const state = await job.getState();
+      const progress = typeof job.progress === "object" && job.progress !== null ? (job.progress as unknown as JobProgress) : null;
+      if (state === "completed") {
+        const outcome = job.returnvalue;
+        if (outcome.state === "done") return view("done", { progress, result: outcome.result });
+        if (outcome.state === "failed") return view("failed", { progress, error: outcome.error });
+        return view("cancelled", { progress });
+      }
+      if (state === "failed") {
+        return view("failed", { progress, error: { status: 500, code: "ANALYSIS_FAILED", detail: `the job could not be run: ${job.failedReason}` } });
+      }
+      if (cancelled) return view("cancelled", { progress });
+      return view(state === "active" ? "running" : "queued", { progress });
+    });
+  }
+
+  async cancel(id: string): Promise<JobView | null> {
+    const current = await this.get(id);
+    if (!current || current.state === "done" || current.state === "failed" || current.state === "cancelled") return current;
+    await this.unavailable(() => this.client.set(this.cancelKey(id), "1", "PX", this.options.retentionMs));
+    // A job still waiting never runs: the worker that takes it finds the key and ends it as cancelled.
+    return { ...current, state: "cancelled" };
+  }
+
+  counts(): JobCounts {
+    return { ...this.snapshot };
+  }
+
+  private async refreshCounts(): Promise<void> {
+    try {
+      const [counts, outcomes] = await Promise.all([this.queue.getJobCounts("waiting", "prioritized", "delayed", "active"), this.client.hgetall(this.outcomesKey())]);
+      this.snapshot = {
+        queued: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0),
+        running: counts.active ?? 0,
+        done: Number(outcomes.done ?? 0),
+        failed: Number(outcomes.failed ?? 0),
+        cancelled: Number(outcomes.cancelled ?? 0),
+      };
+    } catch {
+      // Redis is down: /metrics keeps the last counts; /readyz says why.
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.refresher);
+    await this.worker.close().catch(() => {});
+    await this.queue.close().catch(() => {});
+    this.client.disconnect();
+    this.workerConnection.disconnect();
+  }
+}
