@@ -96,10 +96,10 @@ export function statedNumbers(text: string): StatedNumber[] {
   const out: StatedNumber[] = [];
   for (const m of text.matchAll(NUMBER)) {
     const index = m.index;
-    // Bounded look-arounds: slicing to the end of a long text for every number would be quadratic.
+    // A bounded look ahead: slicing to the end of a long text for every number would be quadratic.
     const after = text.slice(index + m[0].length, index + m[0].length + 24);
     // "1." or "2)" opening a line is an enumeration, not a claim.
-    if (/^[.)]\s/u.test(after) && /(?:^|\n)[ \t]*$/u.test(text.slice(Math.max(0, index - 8), index)) && (index <= 8 || text.slice(index - 9, index).includes("\n") || /^[ \t]*$/u.test(text.slice(0, index)))) continue;
+    if (/^[.)]\s/u.test(after) && /^[ \t]*$/u.test(text.slice(text.lastIndexOf("\n", index - 1) + 1, index))) continue;
     // A number glued to letters or digits after it with a point is part of an identifier ("3.x", "1.2.3").
     if (/^\.\p{L}/u.test(after) || /^[_\p{L}]*\d/u.test(after)) continue;
     const exponent = exponentOf(m[2], m[3], m[4]);

@@ -1,7 +1,7 @@
 import type { Language } from "../../artifacts/language.js";
 import type { ChatMessage } from "../prompt-kit.js";
 import { isCheckable, readLanguage } from "./language.js";
-import { type GroundingReport, type LanguageCheck, GroundingTally } from "./report.js";
+import { type GroundingReport, GroundingTally } from "./report.js";
 
 /** The model answered in another language than asked, twice: the caller keeps its deterministic text. */
 export class LlmLanguageError extends Error {
@@ -35,21 +35,17 @@ export async function answerInLanguage<T>(
   language: Language,
   textsOf: (answer: T) => string[],
 ): Promise<{ answer: T; tally: GroundingTally }> {
-  if (!isCheckable(language)) return { answer: await ask(messages), tally: tallyFor({ expected: language.code, detected: null, outcome: "unchecked" }) };
+  if (!isCheckable(language)) return { answer: await ask(messages), tally: new GroundingTally({ expected: language.code, detected: null, outcome: "unchecked" }) };
   const first = await ask(messages);
   const read = readLanguage(textsOf(first), language);
-  if (read.matches !== false) return { answer: first, tally: tallyFor({ expected: language.code, detected: read.detected, outcome: "ok" }) };
+  if (read.matches !== false) return { answer: first, tally: new GroundingTally({ expected: language.code, detected: read.detected, outcome: "ok" }) };
   const again = await ask([...messages, { role: "user", content: firmerLanguageRule(language, read.detected ?? "unknown") }]);
   const reread = readLanguage(textsOf(again), language);
-  if (reread.matches !== false) return { answer: again, tally: tallyFor({ expected: language.code, detected: reread.detected, outcome: "retried" }) };
-  const tally = tallyFor({ expected: language.code, detected: reread.detected, outcome: "fallback" });
+  if (reread.matches !== false) return { answer: again, tally: new GroundingTally({ expected: language.code, detected: reread.detected, outcome: "retried" }) };
+  const tally = new GroundingTally({ expected: language.code, detected: reread.detected, outcome: "fallback" });
   tally.count("language");
   throw new LlmLanguageError(
     `the model answered in ${reread.detected} instead of ${language.name} (${language.code}) twice; its text was discarded and the deterministic text kept (English: templates cover English only)`,
     tally.report(),
   );
-}
-
-function tallyFor(language: LanguageCheck): GroundingTally {
-  return new GroundingTally(language);
 }
