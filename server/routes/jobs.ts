@@ -3,9 +3,9 @@ import { Router, type Response } from "express";
 import { FINAL_STATES, type JobView } from "../../jobs/job.js";
 import { type JobQueue, QueueFullError, QueueUnavailableError } from "../../jobs/queue.js";
 import type { Admission } from "../admission.js";
-import { checkAnalysisRequest } from "../analyze-request.js";
 import { ServiceError } from "../errors.js";
 import { jsonBodyIntake } from "../intake.js";
+import { checkJobBody } from "../job-runner.js";
 import { parseJsonBody } from "../json-body.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { createEventStream } from "../sse.js";
@@ -30,7 +30,7 @@ function queueError(err: unknown): unknown {
 const status = ({ result: _result, ...rest }: JobView) => rest;
 
 /**
- * POST /v1/jobs (the body of /v1/analyse, answered 202 with the job's id), GET /v1/jobs/:id, its server-sent
+ * POST /v1/jobs (the body of /v1/analyse, or of /v1/compare when it has `runs`; answered 202 with the job's id), GET /v1/jobs/:id, its server-sent
  * events, and DELETE (cancel). The queue behind may be this process's or BullMQ's; the routes do not know.
  */
 export function createJobsRouter(runtime: ServiceRuntime, admission: Admission, jobs: JobQueue): Router {
@@ -47,7 +47,7 @@ export function createJobsRouter(runtime: ServiceRuntime, admission: Admission, 
     try {
       const id = randomUUID();
       const body = await parseJsonBody(req.body as Buffer);
-      await checkAnalysisRequest(runtime, body, id);
+      await checkJobBody(runtime, body, id);
       await jobs.submit({ id, body }).catch((err: unknown) => Promise.reject(queueError(err)));
       (res.locals.logger as typeof runtime.logger).info("job queued", { job_id: id });
       res.status(202).location(`/v1/jobs/${id}`).json({ id });

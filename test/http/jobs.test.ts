@@ -4,6 +4,7 @@ import type { JobView } from "../../jobs/job.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
 import { readSse } from "../support/sse.js";
+import { lrGrid, syntheticRun } from "../support/synthetic-sweep.js";
 
 const sample = JSON.parse(readFileSync(new URL("../fixtures/samples/full-image-classification.json", import.meta.url), "utf8")) as Record<string, unknown>;
 
@@ -42,6 +43,18 @@ describe("jobs in this process (no SERVICE_REDIS_URL)", () => {
     expect(job).toMatchObject({ id: submitted.json.id, state: "done", error: null });
     expect(job.progress?.nodes_finished).toBeGreaterThan(0);
     expect(job.result).toEqual(sync.json);
+  });
+
+  it("runs a body with `runs` as a comparison, with /v1/compare's response", async () => {
+    const body = { runs: lrGrid([1e-4, 1e-3, 1e-2], [1, 2], 1e-2).map((r) => syntheticRun(r)) };
+    const { status, json } = await postJson(`${svc.url}/v1/jobs`, body);
+    expect(status).toBe(202);
+    const job = await until(svc.url, json.id, finished);
+    expect(job.state).toBe("done");
+    expect(job.result).toEqual((await postJson(`${svc.url}/v1/compare`, body)).json);
+    const empty = await postJson(`${svc.url}/v1/jobs`, { runs: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.json.detail).toMatch(/^Error decoding request: runs/);
   });
 
   it("streams the job's states as server-sent events and ends with the result", async () => {
