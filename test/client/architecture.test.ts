@@ -44,7 +44,7 @@ const ALLOWED = [
   /^nodes\/[a-z]+\/schema\.ts$/,
   /^nodes\/checkpoint\/file\/[a-z0-9-]+\.ts$/,
   /^nodes\/(training|checks|dataset)\/parse\/[a-z0-9-]+\.ts$/,
-  /^nodes\/training\/names\.ts$/,
+  /^nodes\/training\/(names|params)\.ts$/,
 ];
 
 describe("client/ dependencies", () => {
