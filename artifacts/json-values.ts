@@ -67,6 +67,11 @@ export function clip(text: string, max = 300): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+/** Text on one line: upstream messages (a server's error body, a stack in a message) may hold line breaks. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, " ").trim();
+}
+
 /** Formats a fraction as a percentage with sensible precision. */
 export function pct(fraction: number, digits = 1): string {
   return `${(fraction * 100).toFixed(digits)} %`;

@@ -1,3 +1,4 @@
+import { oneLine } from "../artifacts/json-values.js";
 import type { AnalysisStateValue } from "./state.js";
 import type { AgentResult } from "./result.js";
 
@@ -12,11 +13,15 @@ export interface AnalysisResponse {
 
 /** Assembles the response from the graph's final state (spec §4 rule 3). */
 export function assembleResponse(state: AnalysisStateValue, extra: Record<string, unknown> = {}): AnalysisResponse {
+  // Failure texts carry upstream messages (a gateway's error body, a parser's): each is passed on as one line.
+  const agentResults = Object.fromEntries(
+    Object.entries(state.agentResults).map(([name, r]) => [name, r.error_message ? { ...r, error_message: oneLine(r.error_message) } : r]),
+  );
   return {
-    agent_results: state.agentResults,
+    agent_results: agentResults,
     summary: state.summary ?? null,
     additional_outputs: { ...state.additionalOutputs, ...extra },
-    error_messages: state.errors,
+    error_messages: Object.fromEntries(Object.entries(state.errors).map(([agent, message]) => [agent, oneLine(message)])),
     dataset_name: state.context.datasetName,
   };
 }

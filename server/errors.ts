@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "../config/logger.js";
+import { oneLine } from "../artifacts/json-values.js";
 import { MLFLOW_ERROR_STATUS } from "../artifacts/mlflow/errors.js";
 import { RequestDecodeError } from "../artifacts/request.js";
 import { CHECKPOINT_PATH_REFUSED } from "../nodes/checkpoint/paths.js";
@@ -72,9 +73,6 @@ function asStatusCarrier(err: unknown): StatusCarrier | null {
   const status = typeof e.status === "number" ? e.status : typeof e.statusCode === "number" ? e.statusCode : NaN;
   return status >= 400 && status < 600 ? { ...e, status, message: e.message } : null;
 }
-
-/** One line: upstream texts (a tracking server's message, a parser's) may hold line breaks. */
-const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, " ").trim();
 
 export interface HttpErrorBody {
   detail: string;
