@@ -20,6 +20,9 @@ interface Row {
   /** Perturbed values that were not integers, and how many of them were removed. */
   perturbed_fractional: number;
   perturbed_fractional_removed: number;
+  /** Changed numbers that equal another value of the field they are stated for, and how many were removed. */
+  perturbed_colliding: number;
+  perturbed_colliding_removed: number;
   correct: number;
   correct_removed: number;
   errors: number;
@@ -28,7 +31,7 @@ interface Row {
 const samples = readdirSync(SAMPLES).filter((f) => f.endsWith(".json") && f !== "bad-request.json");
 const rows: Row[] = [];
 for (const [ki, k] of SHARES.entries()) {
-  const row: Row = { k, analyses: 0, perturbed: 0, perturbed_removed: 0, perturbed_fractional: 0, perturbed_fractional_removed: 0, correct: 0, correct_removed: 0, errors: 0 };
+  const row: Row = { k, analyses: 0, perturbed: 0, perturbed_removed: 0, perturbed_fractional: 0, perturbed_fractional_removed: 0, perturbed_colliding: 0, perturbed_colliding_removed: 0, correct: 0, correct_removed: 0, errors: 0 };
   for (const [si, sample] of samples.entries()) {
     for (const [li, language] of LANGUAGES.entries()) {
       const model = perturbingModel(k, SEED * 1000 + ki * 100 + si * 10 + li);
@@ -46,6 +49,10 @@ for (const [ki, k] of SHARES.entries()) {
             if (!s.integer) {
               row.perturbed_fractional++;
               if (!kept(s)) row.perturbed_fractional_removed++;
+            }
+            if (s.collides) {
+              row.perturbed_colliding++;
+              if (!kept(s)) row.perturbed_colliding_removed++;
             }
           } else {
             row.correct++;
@@ -65,11 +72,11 @@ if (process.argv.includes("--json")) process.stdout.write(`${JSON.stringify(rows
 else {
   process.stdout.write(`${samples.length} sample requests × ${LANGUAGES.join("/")} , seed ${SEED}\n`);
   process.stdout.write(
-    "| k | analyses | perturbed numbers | removed | of them non-integers | removed | correct numbers | wrongly removed | agent errors |\n|---|---|---|---|---|---|---|---|---|\n",
+    "| k | analyses | changed numbers | removed | of them non-integers | removed | equal to another value of their field | removed | other changed numbers | removed | true numbers | wrongly removed | agent errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
   );
   for (const r of rows) {
     process.stdout.write(
-      `| ${r.k * 100} % | ${r.analyses} | ${r.perturbed} | ${pct(r.perturbed_removed, r.perturbed)} | ${r.perturbed_fractional} | ${pct(r.perturbed_fractional_removed, r.perturbed_fractional)} | ${r.correct} | ${pct(r.correct_removed, r.correct)} | ${r.errors} |\n`,
+      `| ${r.k * 100} % | ${r.analyses} | ${r.perturbed} | ${pct(r.perturbed_removed, r.perturbed)} | ${r.perturbed_fractional} | ${pct(r.perturbed_fractional_removed, r.perturbed_fractional)} | ${r.perturbed_colliding} | ${pct(r.perturbed_colliding_removed, r.perturbed_colliding)} | ${r.perturbed - r.perturbed_colliding} | ${pct(r.perturbed_removed - r.perturbed_colliding_removed, r.perturbed - r.perturbed_colliding)} | ${r.correct} | ${pct(r.correct_removed, r.correct)} | ${r.errors} |\n`,
     );
   }
 }

@@ -7,6 +7,8 @@ export interface StatedSentence {
   perturbed: boolean;
   /** The value given, an integer or not. */
   integer: boolean;
+  /** A changed number that, as written, equals another value of its field (of any, unnamed): no check by value can tell. */
+  collides: boolean;
 }
 
 /** How each language writes "the value of <key> is <number>." and its number marks. */
@@ -79,8 +81,11 @@ export function perturbingModel(k: number, seed: number, perAnswer = 12) {
       let stated = perturbed ? perturb(value, rng) : value;
       // A change the written precision hides is no change: perturb again until it shows.
       while (perturbed && formatNumber(stated, language) === formatNumber(value, language)) stated = perturb(stated, rng);
-      const sentence = style.sentence(key, formatNumber(stated, language), letters(written.length));
-      written.push({ sentence, perturbed, integer: Number.isInteger(value) });
+      const text = formatNumber(stated, language);
+      const sentence = style.sentence(key, text, letters(written.length));
+      // An unnamed number ("value") names no field: any value given is then a collision.
+      const collides = perturbed && numbers.some(([k, v]) => (k === key || key === "value") && formatNumber(v, language) === text);
+      written.push({ sentence, perturbed, integer: Number.isInteger(value), collides });
       return sentence;
     });
     const answer = JSON.parse(reply.content) as Record<string, unknown> & { findings?: Array<{ description: string }> };
