@@ -100,8 +100,9 @@ export function statedNumbers(text: string): StatedNumber[] {
     const after = text.slice(index + m[0].length, index + m[0].length + 24);
     // "1." or "2)" opening a line is an enumeration, not a claim.
     if (/^[.)]\s/u.test(after) && /^[ \t]*$/u.test(text.slice(text.lastIndexOf("\n", index - 1) + 1, index))) continue;
-    // A number glued to letters or digits after it with a point is part of an identifier ("3.x", "1.2.3").
-    if (/^\.\p{L}/u.test(after) || /^[_\p{L}]*\d/u.test(after)) continue;
+    // A number glued to letters or digits after it with a point is part of an identifier ("3.x", "1.2.3"); one
+    // joined to a word by a hyphen is part of a compound ("5-fold", "16-bit"), a name rather than a measurement.
+    if (/^\.\p{L}/u.test(after) || /^[_\p{L}]*\d/u.test(after) || /^-\p{L}/u.test(after)) continue;
     const exponent = exponentOf(m[2], m[3], m[4]);
     const scale = 10 ** exponent;
     const multipliers = /^\s?[%\p{L}]/u.test(after) ? [1, ...SUFFIXES.flatMap(([re, ms]) => (re.test(after) ? ms : []))] : [1];

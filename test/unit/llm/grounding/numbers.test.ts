@@ -21,7 +21,7 @@ describe("statedNumbers", () => {
   });
 
   it("skips identifiers, versions and list markers", () => {
-    expect(statedNumbers("fp16 top-1 ResNet-50 val_loss2 v1.2 1.2.3 run_3")).toEqual([]);
+    expect(statedNumbers("fp16 top-1 ResNet-50 val_loss2 v1.2 1.2.3 run_3 5-fold 16-bit")).toEqual([]);
     expect(values("1. first point\n2) second point")).toEqual([]);
     expect(values("epochs 5-10 of 12/50")).toEqual([[[5]], [[10]], [[12]], [[50]]]);
   });
