@@ -37,6 +37,8 @@ export const EvidenceSchema = z.object({
   n_points: z.number().int().nullable().optional(),
   /** Further named numbers (best epoch, gap, counts…). */
   values: z.record(z.string(), EvidenceValueSchema).optional(),
+  /** Training findings: the logged step at which this evidence became conclusive (null when only logs show it). */
+  detected_at_step: z.number().nullable().optional(),
 });
 export type Evidence = z.infer<typeof EvidenceSchema>;
 

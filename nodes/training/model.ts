@@ -79,6 +79,17 @@ export interface RunMeta {
   valSamples: number | null;
   /** Legacy `metrics_path`: recorded, never read. */
   metricsPath: string | null;
+  /** Whether the run is still going (`metadata.status: "running"`) and how long it is meant to be. */
+  progress: RunProgress;
+}
+
+/** A run still training is judged only on what is already certain (docs/detectors.md, partial runs). */
+export interface RunProgress {
+  running: boolean;
+  /** `metadata.expected_total_steps`, else the Trainer's `max_steps`. */
+  expectedTotalSteps: number | null;
+  /** `metadata.max_epochs`, else the params' `max_epochs`/`epochs`. */
+  maxEpochs: number | null;
 }
 
 /** A parsed training artifact: one series per normalized metric, the run's params and its log events. */

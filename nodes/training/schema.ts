@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isAxisName } from "./names.js";
 import { readMetricValue } from "./parse/number.js";
+import { RUN_STATUSES } from "./parse/progress.js";
 import { CONTENT_FORMATS, isLongRows, wideCellProblem } from "./parse/shapes.js";
 import { isRecord } from "../../artifacts/json-values.js";
 
@@ -91,6 +92,17 @@ function checkColumns(columns: Record<string, unknown[]>, issues: Issues): void 
   }
 }
 
+/** `metadata.status` and the run's expected length, read by the detectors of a run still going. */
+function checkMetadata(m: Record<string, unknown>, issues: Issues): void {
+  if (m.status !== undefined && m.status !== null && !(typeof m.status === "string" && (RUN_STATUSES as readonly string[]).includes(m.status.toLowerCase()))) {
+    issues.add(["status"], `expected one of ${RUN_STATUSES.join(", ")}, got ${describe(m.status)}`);
+  }
+  for (const key of ["expected_total_steps", "max_epochs"]) {
+    const v = m[key];
+    if (v !== undefined && v !== null && !(typeof v === "number" && Number.isFinite(v) && v > 0)) issues.add([key], `expected a positive number, got ${describe(v)}`);
+  }
+}
+
 function refineWith<T>(check: (v: T, issues: Issues) => void) {
   return (v: T, ctx: z.RefinementCtx) => {
     let n = 0;
@@ -113,6 +125,6 @@ export const TrainingArtifactSchema = z.looseObject({
   metrics_path: z.string().nullish(),
   params: z.record(z.string(), z.unknown()).nullish(),
   logs: z.union([z.array(z.string()), z.string()]).nullish(),
-  metadata: z.record(z.string(), z.unknown()).nullish(),
+  metadata: z.record(z.string(), z.unknown()).superRefine(refineWith(checkMetadata)).nullish(),
 });
 export type TrainingArtifact = z.infer<typeof TrainingArtifactSchema>;

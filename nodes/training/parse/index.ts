@@ -1,6 +1,7 @@
 import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
 import type { RunMeta, TrainingFormat, TrainingRun } from "../model.js";
 import { paramNumber } from "../params.js";
+import { readProgress } from "./progress.js";
 import { readMetricArrays } from "./arrays.js";
 import { readCsvMetrics } from "./csv.js";
 import { readTrainerState, type TrainerStateMeta } from "./hf-trainer-state.js";
@@ -46,7 +47,9 @@ export function parseTrainingArtifact(payload: Record<string, unknown>): Trainin
     maxSteps: read?.state?.maxSteps ?? paramNumber(params, "max_steps", "total_steps"),
     valSamples: paramNumber(params, "n_val", "val_size", "num_val_samples", "val_samples", "validation_size", "eval_samples") ?? read?.state?.valSamples ?? null,
     metricsPath: typeof payload.metrics_path === "string" ? payload.metrics_path : null,
+    progress: { running: false, expectedTotalSteps: null, maxEpochs: null },
   };
+  meta.progress = readProgress(payload.metadata, meta.maxSteps, params);
   return { format: read?.format ?? "logs_only", series, params, logs: summarizeLogs(lines), meta };
 }
 

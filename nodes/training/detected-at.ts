@@ -1,0 +1,83 @@
+import type { Finding } from "../../graph/result.js";
+import type { TrainingDetector } from "./detectors/detector.js";
+import type { MetricSeries, TrainingRun } from "./model.js";
+import { runExtent } from "./curves.js";
+
+/** Bisection steps at most: the step found is within 1/2¹⁶ of the run's span of the first conclusive one. */
+const MAX_BISECTIONS = 16;
+
+/** Index of the first step > `step` in an ascending series (the number of points at or before it). */
+function countUpTo(steps: Float64Array, step: number): number {
+  let lo = 0;
+  let hi = steps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (steps[mid]! <= step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The run as it stood when `step` was logged: every series cut after it (views, no copies). Log lines carry no
+ * step, so the prefix has none: a finding that rests on logs alone gets no conclusive step.
+ */
+export function runUpTo(run: TrainingRun, step: number): TrainingRun {
+  const series = new Map<string, MetricSeries>();
+  for (const [name, s] of run.series) {
+    const n = countUpTo(s.steps, step);
+    if (n === 0) continue;
+    series.set(name, { ...s, steps: s.steps.subarray(0, n), values: s.values.subarray(0, n), epochs: s.epochs?.subarray(0, n) ?? null });
+  }
+  return { ...run, series, logs: { lines: 0, counts: {}, events: [] } };
+}
+
+/**
+ * The step at which a detector's finding became conclusive: the earliest logged step whose prefix of the run
+ * already yields a finding with this id, found by bisection on the step axis (a detector need not be monotone
+ * in the prefix; bisection finds a step where it turns on, and the one found for a finding that fires, stops
+ * and fires again is the later turn-on, never a step before the evidence). Null when the metrics alone do not
+ * yield it (a log line).
+ */
+export function conclusiveStep(detector: TrainingDetector, run: TrainingRun, id: string): number | null {
+  const fires = (r: TrainingRun) => detector.detect(r).some((f) => f.id === id);
+  const { first, last } = runExtent(run);
+  const whole = runUpTo(run, last);
+  if (whole.series.size === 0 || !fires(whole)) return null;
+  let lo = first - 1;
+  let hi = last;
+  for (let i = 0; i < MAX_BISECTIONS && hi - lo > 1e-9 * Math.max(1, Math.abs(last)); i++) {
+    const mid = lo + (hi - lo) / 2;
+    const prefix = runUpTo(run, mid);
+    if (prefix.series.size > 0 && fires(prefix)) hi = mid;
+    else lo = mid;
+    // One logged step left between the two: it is the answer.
+    if (firstStepAfter(run, lo) >= lastStepUpTo(run, hi)) break;
+  }
+  return lastStepUpTo(run, hi);
+}
+
+/** The last logged step at or before `step` over every series. */
+function lastStepUpTo(run: TrainingRun, step: number): number {
+  let out = Number.NEGATIVE_INFINITY;
+  for (const s of run.series.values()) {
+    const n = countUpTo(s.steps, step);
+    if (n > 0) out = Math.max(out, s.steps[n - 1]!);
+  }
+  return out;
+}
+
+/** The first logged step after `step` over every series. */
+function firstStepAfter(run: TrainingRun, step: number): number {
+  let out = Number.POSITIVE_INFINITY;
+  for (const s of run.series.values()) {
+    const n = countUpTo(s.steps, step);
+    if (n < s.steps.length) out = Math.min(out, s.steps[n]!);
+  }
+  return out;
+}
+
+/** The finding with `detected_at_step` on every piece of its evidence. */
+export function withDetectedAt(f: Finding, step: number | null): Finding {
+  return { ...f, evidence: f.evidence.map((e) => ({ ...e, detected_at_step: step })) };
+}
