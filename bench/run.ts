@@ -1,4 +1,5 @@
-// npm run bench [-- --quick] [-- --only a,b]: measures the service against baselines and writes the record.
+// npm run bench [-- --quick] [-- --only a,b] [-- --write]: measures the service against baselines; the record goes
+// to the git-ignored bench/out/, or with --write (a full run) to BENCHMARKS.md and bench/results.json.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describeMachine, loadAverage } from "./lib/machine.js";
@@ -10,7 +11,13 @@ import { OUT_DIR, ROOT } from "./lib/service.js";
 import { round } from "./lib/stats.js";
 import { SUITES } from "./suites/index.js";
 
-const options = parseBenchArgs(process.argv.slice(2));
+let options;
+try {
+  options = parseBenchArgs(process.argv.slice(2));
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(2);
+}
 const unknown = options.only.filter((name) => !SUITES.some((s) => s.name === name));
 if (unknown.length > 0) {
   process.stderr.write(`unknown benchmark(s): ${unknown.join(", ")}; known: ${SUITES.map((s) => s.name).join(", ")}\n`);
@@ -53,15 +60,9 @@ const record: BenchRecord = {
   loadAtEnd: loadAverage(),
   results,
 };
-if (options.write) {
-  // Only the full run is the record; a quick run writes beside the logs.
-  const full = options.profile.mode === "full";
-  const json = full ? join(ROOT, "bench", "results.json") : join(OUT_DIR, "results.quick.json");
-  const markdown = full ? join(ROOT, "BENCHMARKS.md") : join(OUT_DIR, "BENCHMARKS.quick.md");
-  writeRecord(record, json, markdown);
-  process.stdout.write(`\nwrote ${json} and ${markdown}\n`);
-} else {
-  process.stdout.write(`\n${renderMarkdown(record)}`);
-}
+const json = options.write ? join(ROOT, "bench", "results.json") : join(OUT_DIR, "results.json");
+const markdown = options.write ? join(ROOT, "BENCHMARKS.md") : join(OUT_DIR, "BENCHMARKS.md");
+writeRecord(record, json, markdown);
+process.stdout.write(`\n${renderMarkdown(record)}\nwrote ${json} and ${markdown}\n`);
 process.stdout.write(`done in ${Math.round(record.durationSeconds)} s\n`);
 process.exit(failures > 0 ? 1 : 0);

@@ -75,23 +75,29 @@ export interface BenchOptions {
   profile: BenchProfile;
   /** Benchmarks to run (all when empty). */
   only: string[];
-  /** Write the record files; off for partial runs (--only), which print only. */
+  /**
+   * Update the tracked record (BENCHMARKS.md, bench/results.json) instead of the git-ignored bench/out/: asked
+   * for deliberately, and only by a full run of every benchmark, so a partial or quick run never replaces it.
+   */
   write: boolean;
 }
 
-/** Parses `npm run bench -- [--quick] [--only a,b] [--no-write]`. */
+/** Parses `npm run bench -- [--quick] [--only a,b] [--write]`; throws when --write is asked of a partial run. */
 export function parseBenchArgs(argv: string[]): BenchOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
       quick: { type: "boolean", default: false },
       only: { type: "string", default: "" },
-      "no-write": { type: "boolean", default: false },
+      write: { type: "boolean", default: false },
     },
     strict: true,
   });
   const only = values.only.split(",").map((s) => s.trim()).filter(Boolean);
-  return { profile: values.quick ? QUICK : FULL, only, write: !values["no-write"] && only.length === 0 };
+  if (values.write && (values.quick || only.length > 0)) {
+    throw new Error("--write updates BENCHMARKS.md and bench/results.json from a full run only: drop --quick and --only");
+  }
+  return { profile: values.quick ? QUICK : FULL, only, write: values.write };
 }
 
 /** One line saying what this profile does, printed and written into BENCHMARKS.md. */

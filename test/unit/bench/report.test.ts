@@ -51,9 +51,12 @@ describe("BENCHMARKS.md", () => {
 
 describe("bench arguments", () => {
   it("writes the record only for whole runs", () => {
-    expect(parseBenchArgs([])).toMatchObject({ write: true, only: [], profile: { mode: "full" } });
-    expect(parseBenchArgs(["--quick"])).toMatchObject({ write: true, profile: { mode: "quick" } });
+    expect(parseBenchArgs([])).toMatchObject({ write: false, only: [], profile: { mode: "full" } });
+    expect(parseBenchArgs(["--write"])).toMatchObject({ write: true, only: [], profile: { mode: "full" } });
+    expect(parseBenchArgs(["--quick"])).toMatchObject({ write: false, profile: { mode: "quick" } });
     expect(parseBenchArgs(["--only", "startup, knowledge_query"])).toMatchObject({ write: false, only: ["startup", "knowledge_query"] });
+    expect(() => parseBenchArgs(["--quick", "--write"])).toThrow(/full run only/);
+    expect(() => parseBenchArgs(["--only", "startup", "--write"])).toThrow(/full run only/);
     expect(() => parseBenchArgs(["--fast"])).toThrow();
   });
 
