@@ -26,6 +26,28 @@ export const InlineRunSchema = z.looseObject({
   params: z.record(z.string(), z.unknown()).nullish(),
 });
 
+const RUN_ID = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "expected an MLflow run id");
+
+/** Several runs pulled from the configured tracking server: an experiment's runs (filtered), or a list of run ids. */
+export const MlflowRunsSelectorSchema = z.union([
+  z.strictObject({
+    experiment: z.string().min(1).max(MAX_NAME_LENGTH),
+    /** An MLflow search filter, e.g. "params.optimizer = 'adam' and attributes.status = 'FINISHED'". */
+    filter: z.string().max(4096).nullish(),
+    /** The latest runs first, at most this many (SERVICE_MAX_COMPARE_RUNS bounds the whole comparison). */
+    max_runs: z.number().int().min(1).nullish(),
+  }),
+  z.strictObject({ run_ids: z.array(RUN_ID).min(1) }),
+]);
+export type MlflowRunsSelector = z.infer<typeof MlflowRunsSelectorSchema>;
+
+/** Whether a run entry selects several runs on the tracking server (an experiment without run_name, or run_ids). */
+function isSelector(raw: unknown): boolean {
+  const mlflow = (raw as { mlflow?: unknown } | null)?.mlflow;
+  if (mlflow === null || typeof mlflow !== "object" || Array.isArray(mlflow)) return false;
+  return "run_ids" in mlflow || ("experiment" in mlflow && !("run_name" in mlflow));
+}
+
 /** Body of POST /v1/compare (docs/experiments.md); each run is checked by InlineRunSchema and the analyse decoder. */
 export const CompareRequestSchema = z.looseObject({
   dataset_name: z.string().max(MAX_NAME_LENGTH).nullish(),
@@ -44,6 +66,8 @@ export interface CompareRun {
   /** Position in the request (0-based), for messages. */
   index: number;
   context: AnalysisContext;
+  /** The tracking server's id of a run found by a selector, so a baseline may name it by id. */
+  runId?: string;
 }
 
 /** A decoded comparison: every run's context, the baseline's name and the objective as asked (or null: inferred). */
@@ -53,6 +77,8 @@ export interface CompareContext {
   language: Language;
   strict: boolean;
   runs: CompareRun[];
+  /** Entries that select several runs on the tracking server, resolved before the graph runs (artifacts/mlflow/experiment-runs.ts). */
+  selectors: Array<{ index: number; selector: MlflowRunsSelector }>;
   baseline: string | null;
   objective: ObjectiveRequest | null;
 }
@@ -94,27 +120,50 @@ export function decodeCompareRequest(body: unknown, requestId: string, maxRuns: 
   const parsed = CompareRequestSchema.safeParse(body);
   if (!parsed.success) throw new RequestDecodeError(describeIssues(parsed.error));
   const req = parsed.data;
-  const runs = req.runs.map((raw, index) => decodeRun(raw, index, req, requestId));
-  const names = new Set<string>();
-  for (const run of runs) {
-    if (names.has(run.name)) throw new RequestDecodeError(`runs[${run.index}].name: ${JSON.stringify(run.name)} names two runs; give each run its own name`);
-    names.add(run.name);
-  }
-  if (req.baseline && !names.has(req.baseline)) {
-    throw new RequestDecodeError(`baseline: ${JSON.stringify(req.baseline.slice(0, 80))} names none of the runs (${[...names].slice(0, 5).join(", ")}${names.size > 5 ? ", …" : ""})`);
+  const runs: CompareRun[] = [];
+  const selectors: CompareContext["selectors"] = [];
+  for (const [index, raw] of req.runs.entries()) {
+    if (!isSelector(raw)) {
+      runs.push(decodeRun(raw, index, req, requestId));
+      continue;
+    }
+    const selector = z.strictObject({ mlflow: MlflowRunsSelectorSchema }).safeParse(raw);
+    if (!selector.success) throw new RequestDecodeError(describeIssues(selector.error, ["runs", index]));
+    selectors.push({ index, selector: selector.data.mlflow });
   }
   if (req.objective && !req.objective.direction && !directionOf(req.objective.metric)) {
     throw new RequestDecodeError(`objective.direction: the name ${JSON.stringify(req.objective.metric.slice(0, 80))} does not say whether lower or higher is better; give "minimize" or "maximize"`);
   }
-  return {
+  const context: CompareContext = {
     requestId,
     datasetName: req.dataset_name ?? null,
     language: normalizeLanguage(req.language),
     strict: req.strict ?? false,
     runs,
+    selectors,
     baseline: req.baseline ?? null,
     objective: req.objective ?? null,
   };
+  // With selectors, names and the baseline are known once the tracking server has answered.
+  return selectors.length ? context : checkRuns(context, maxRuns);
+}
+
+/**
+ * Checks a comparison whose runs are all known: at most `maxRuns`, one name per run, and a baseline that names a
+ * run (or the tracking-server id of one, then replaced by its name).
+ */
+export function checkRuns(context: CompareContext, maxRuns: number): CompareContext {
+  if (context.runs.length > maxRuns) throw new TooManyRunsError(context.runs.length, maxRuns);
+  const names = new Set<string>();
+  for (const run of context.runs) {
+    if (names.has(run.name)) throw new RequestDecodeError(`runs[${run.index}].name: ${JSON.stringify(run.name)} names two runs; give each run its own name`);
+    names.add(run.name);
+  }
+  const baseline = context.baseline;
+  if (!baseline || names.has(baseline)) return context;
+  const byId = context.runs.find((r) => r.runId === baseline);
+  if (byId) return { ...context, baseline: byId.name };
+  throw new RequestDecodeError(`baseline: ${JSON.stringify(baseline.slice(0, 80))} names none of the runs (${[...names].slice(0, 5).join(", ")}${names.size > 5 ? ", …" : ""})`);
 }
 
 function decodeRun(raw: unknown, index: number, req: z.infer<typeof CompareRequestSchema>, requestId: string): CompareRun {

@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { decodeCompareRequest } from "../artifacts/compare-request.js";
+import { expandExperimentRuns } from "../artifacts/mlflow/experiment-runs.js";
 import type { Logger } from "../config/logger.js";
 import type { ExperimentGraph } from "../graph/build-experiment.js";
 import type { CompareResponse } from "../graph/compare-response.js";
@@ -23,7 +24,8 @@ export interface CompareOptions {
  * SERVICE_ANALYZER_WORKERS at a time, each with the deps an analysis of its own would have.
  */
 export async function compareRequest(runtime: ServiceRuntime, graph: ExperimentGraph, body: unknown, options: CompareOptions): Promise<CompareResponse> {
-  const compare = decodeCompareRequest(body, options.requestId, runtime.settings.SERVICE_MAX_COMPARE_RUNS);
+  const decoded = decodeCompareRequest(body, options.requestId, runtime.settings.SERVICE_MAX_COMPARE_RUNS);
+  const compare = await expandExperimentRuns(decoded, { settings: runtime.settings, deadline: options.deadline });
   const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
   options.logger.info("comparison started", { runs: compare.runs.length, baseline: compare.baseline, objective: compare.objective?.metric ?? null });
   const started = performance.now();
