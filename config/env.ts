@@ -77,6 +77,8 @@ export const ServiceSettingsSchema = z.object({
   SERVICE_JOB_RETENTION_MS: int(3_600_000, 1000, 7 * 24 * 3_600_000),
   /** Runs of a job whose process died (with Redis) before it is failed. */
   SERVICE_JOB_ATTEMPTS: int(3, 1, 10),
+  /** With Redis: a job whose replica died is taken by another once its lock has gone this long unrenewed. */
+  SERVICE_JOB_LOCK_MS: int(30_000, 1000, 600_000),
 });
 export type ServiceSettings = z.infer<typeof ServiceSettingsSchema>;
 

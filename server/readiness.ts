@@ -1,10 +1,11 @@
 import { trackingEndpoint } from "../artifacts/mlflow/endpoint.js";
 import type { ServiceSettings } from "../config/env.js";
 import type { LlmConfig } from "../llm/config.js";
+import type { RedisLink } from "../redis/link.js";
 
 /** One dependency's state as /readyz reports it; `detail` never names a host, a model or a credential. */
 export interface CheckResult {
-  name: "llm" | "mlflow";
+  name: "llm" | "mlflow" | "redis";
   ok: boolean;
   detail: string;
 }
@@ -43,6 +44,8 @@ async function httpProbe(name: CheckResult["name"], url: string, headers: Record
 export interface ReadinessDeps {
   settings: Readonly<ServiceSettings>;
   llmConfig: LlmConfig | null;
+  /** The shared caches' Redis (SERVICE_REDIS_URL): its connection's own state, no probe needed. */
+  redis?: Pick<RedisLink, "available"> | null;
   fetch?: typeof fetch;
   now?: () => number;
 }
@@ -50,11 +53,18 @@ export interface ReadinessDeps {
 /**
  * The checks of /readyz over what the service depends on: the LLM endpoint (its model list, the cheapest call
  * an OpenAI-compatible server answers) when a base URL is configured, and the MLflow tracking server (`/version`)
- * when one is. Each is bounded in time and cached; a failing one makes the service `degraded`, not unready: it
+ * when one is, and Redis (its connection's state) when SERVICE_REDIS_URL is set. Each is bounded in time and cached; a failing one makes the service `degraded`, not unready: it
  * still answers, deterministically or from inline artifacts.
  */
-export function createReadinessChecks({ settings, llmConfig, fetch: fetchImpl = fetch, now = () => performance.now() }: ReadinessDeps): () => Promise<CheckResult[]> {
+export function createReadinessChecks({ settings, llmConfig, redis, fetch: fetchImpl = fetch, now = () => performance.now() }: ReadinessDeps): () => Promise<CheckResult[]> {
   const probes: Probe[] = [];
+  if (redis) {
+    probes.push(async () =>
+      redis.available
+        ? { name: "redis", ok: true, detail: "connected: caches and jobs shared by the replicas" }
+        : { name: "redis", ok: false, detail: "unavailable: caches in this process's memory, jobs can be neither queued nor read" },
+    );
+  }
   if (llmConfig?.baseUrl) {
     const url = `${llmConfig.baseUrl.replace(/\/+$/, "")}/models`;
     const headers: Record<string, string> = llmConfig.apiKey ? { authorization: `Bearer ${llmConfig.apiKey}` } : {};

@@ -13,7 +13,7 @@ import type { ServiceRuntime } from "../runtime.js";
 export function createHealthRouter(runtime: ServiceRuntime, admission: Admission): Router {
   const router = Router();
   const debugUi = debugUiEnabled(runtime.settings);
-  const checkDependencies = createReadinessChecks({ settings: runtime.settings, llmConfig: runtime.llmConfig });
+  const checkDependencies = createReadinessChecks({ settings: runtime.settings, llmConfig: runtime.llmConfig, redis: runtime.redis });
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });

@@ -1,0 +1,157 @@
+import type { ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { JobView } from "../../../jobs/job.js";
+import { type FakeOpenAI, modelAnswer, startFakeOpenAI } from "../../support/fake-openai.js";
+import { postJson } from "../../support/http-service.js";
+import { type RedisServer, startRedisServer } from "../../support/redis-server.js";
+import { startProcess } from "../../support/service-process.js";
+
+const sample = JSON.parse(readFileSync(new URL("../../fixtures/samples/full-image-classification.json", import.meta.url), "utf8")) as Record<string, unknown>;
+
+interface Replica {
+  child: ChildProcess;
+  url: string;
+  lines: string[];
+}
+
+let redis: RedisServer;
+let fake: FakeOpenAI;
+/** Model calls wait this long: long enough for a job to be caught running, short enough for a test. */
+let modelDelayMs = 0;
+const replicas: Replica[] = [];
+
+async function startReplica(): Promise<Replica> {
+  const replica = await startProcess({
+    SERVICE_REDIS_URL: redis.url,
+    SERVICE_LLM_MODEL_NAME: "fake-model",
+    SERVICE_LLM_BASE_URL: fake.baseURL,
+    SERVICE_LLM_API_KEY: "sk-replica-test",
+    SERVICE_LLM_TEMPERATURE: "0",
+    SERVICE_LLM_MAX_TOKENS: "2000",
+    SERVICE_LLM_CACHE: "1",
+    SERVICE_LLM_TRACK_USAGE: "1",
+    SERVICE_JOB_WORKERS: "1",
+    SERVICE_JOB_LOCK_MS: "2000",
+  });
+  replicas.push(replica);
+  return replica;
+}
+
+const metric = async (r: Replica, name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(await (await fetch(`${r.url}/metrics`)).text())?.[1] ?? NaN);
+const readyz = async (r: Replica) => (await (await fetch(`${r.url}/readyz`)).json()) as { status: string; failing: string[]; checks: Array<{ name: string; ok: boolean; detail: string }> };
+const job = async (r: Replica, id: string) => (await (await fetch(`${r.url}/v1/jobs/${id}`)).json()) as JobView;
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let a: Replica;
+let b: Replica;
+beforeAll(async () => {
+  redis = await startRedisServer();
+  fake = await startFakeOpenAI((body) => ({ ...modelAnswer(body), delayMs: modelDelayMs }));
+  [a, b] = await Promise.all([startReplica(), startReplica()]);
+  // Each replica is `ready` once its Redis connection is.
+  for (const r of [a, b]) await until(() => readyz(r), (s) => s.status === "ready");
+}, 120_000);
+afterAll(async () => {
+  for (const r of replicas) r.child.kill("SIGKILL");
+  await fake?.close();
+  await redis?.stop();
+});
+
+describe("two replicas sharing one redis-server", () => {
+  it("reports Redis in /readyz", async () => {
+    expect((await readyz(a)).checks).toContainEqual({ name: "redis", ok: true, detail: expect.stringMatching(/^connected/) });
+  });
+
+  it("a knowledge query ranked by replica A is a cache hit on replica B", async () => {
+    const q = "validation loss rises while training loss falls";
+    const first = await fetch(`${a.url}/v1/knowledge?q=${encodeURIComponent(q)}`);
+    expect(first.status).toBe(200);
+    const hitsBefore = await metric(b, "knowledge_cache_hits");
+    const missesBefore = await metric(b, "knowledge_cache_misses");
+    const second = await fetch(`${b.url}/v1/knowledge?q=${encodeURIComponent(q)}`);
+    expect(await second.json()).toEqual(await first.json());
+    expect(await metric(b, "knowledge_cache_hits")).toBe(hitsBefore + 1);
+    expect(await metric(b, "knowledge_cache_misses")).toBe(missesBefore);
+  });
+
+  it("an LLM answer cached by replica A is a cache hit on replica B: no model call, usage says so", async () => {
+    const first = await postJson(`${a.url}/v1/analyse`, sample);
+    expect(first.status).toBe(200);
+    expect(first.json.additional_outputs.usage.total.cache_hits).toBe(0);
+    const calls = fake.requests.length;
+    const second = await postJson(`${b.url}/v1/analyse`, sample);
+    expect(second.status).toBe(200);
+    expect(fake.requests.length).toBe(calls);
+    expect(second.json.additional_outputs.usage.total.cache_hits).toBe(first.json.additional_outputs.usage.total.calls);
+    expect(second.json.findings).toEqual(first.json.findings);
+    expect(await metric(b, "llm_cache_hits")).toBeGreaterThan(0);
+    expect(await metric(b, "llm_cache_misses")).toBe(0);
+  });
+
+  it("a job submitted to replica A is read, done, from replica B, with the synchronous result", async () => {
+    const body = { ...sample, model_name: "job-across-replicas" };
+    const { status, json } = await postJson(`${a.url}/v1/jobs`, body);
+    expect(status).toBe(202);
+    const done = await until(() => job(b, json.id), (j) => j.state === "done" || j.state === "failed");
+    expect(done.state).toBe("done");
+    expect(await job(a, json.id)).toEqual(done);
+    const sync = await postJson(`${b.url}/v1/analyse`, body);
+    expect((done.result as { findings: unknown }).findings).toEqual(sync.json.findings);
+    // Counts are the queue's, refreshed every few seconds by each replica.
+    expect(await until(() => metric(b, "jobs_done"), (n) => n >= 1)).toBeGreaterThanOrEqual(1);
+  });
+
+  it("kill -9 of the replica running a job: another replica takes it and it ends done with the same result", async () => {
+    const body = { ...sample, model_name: "job-survives-its-replica" };
+    const c = await startReplica();
+    await until(() => readyz(c), (s) => s.status === "ready");
+    // New prompts (a different model name) and slow answers: the job is caught mid-run.
+    modelDelayMs = 1500;
+    onTestFinished(() => {
+      modelDelayMs = 0;
+    });
+    const runningBefore = await Promise.all([a, b, c].map((r) => r.lines.length));
+    const { json } = await postJson(`${a.url}/v1/jobs`, { ...body, language: "de" });
+    await until(() => job(a, json.id), (j) => j.state === "running");
+    // The replica whose log names the job is the one running it.
+    const owner = await until(
+      async () => [a, b, c].find((r, i) => r.lines.slice(runningBefore[i]).some((l) => l.includes(json.id) && l.includes("analysis started"))),
+      (r) => r !== undefined,
+    );
+    owner!.child.kill("SIGKILL");
+    const survivor = [a, b, c].find((r) => r !== owner)!;
+    const done = await until(() => job(survivor, json.id), (j) => j.state === "done" || j.state === "failed");
+    expect(done.state).toBe("done");
+    const reference = await postJson(`${survivor.url}/v1/analyse`, { ...body, language: "de" });
+    expect((done.result as { findings: unknown }).findings).toEqual(reference.json.findings);
+    // Run again from the start by one of the two left.
+    const retaken = [a, b, c].filter((r) => r !== owner).some((r) => r.lines.some((l) => l.includes(json.id) && l.includes("analysis started")));
+    expect(retaken).toBe(true);
+  }, 120_000);
+
+  it("Redis stopped: requests still answer 200 from the in-process caches, /readyz is degraded naming redis, jobs 503", async () => {
+    const live = replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);
+    await redis.kill();
+    for (const r of live) {
+      const knowledge = await fetch(`${r.url}/v1/knowledge?q=${encodeURIComponent("learning rate warmup")}`);
+      expect(knowledge.status).toBe(200);
+      const analysis = await postJson(`${r.url}/v1/analyse`, sample);
+      expect(analysis.status).toBe(200);
+      const state = await until(() => readyz(r), (s) => s.status !== "ready");
+      expect(state).toMatchObject({ status: "degraded", failing: ["redis"] });
+      expect(state.checks).toContainEqual({ name: "redis", ok: false, detail: expect.stringMatching(/^unavailable/) });
+      const queued = await postJson(`${r.url}/v1/jobs`, sample);
+      expect(queued.status).toBe(503);
+      expect(queued.headers.get("retry-after")).toBeTruthy();
+      expect(r.lines.some((l) => l.includes('"level":"warn"') && l.includes("Redis unavailable"))).toBe(true);
+    }
+  }, 60_000);
+});
