@@ -1,6 +1,7 @@
-import { type Job, Queue, Worker } from "bullmq";
-import { Redis } from "ioredis";
+import type { Job, Queue, Worker } from "bullmq";
+import type { Redis } from "ioredis";
 import type { Logger } from "../config/logger.js";
+import { bullmq, ioredis } from "../redis/libraries.js";
 import { redisAddress } from "../redis/link.js";
 import type { JobOutcome, JobProgress, JobRequest, JobRunner, JobView } from "./job.js";
 import { emptyCounts, type JobCounts, type JobQueue, QueueFullError, QueueUnavailableError } from "./queue.js";
@@ -48,6 +49,8 @@ export class BullmqJobQueue implements JobQueue {
     runner: JobRunner,
     private readonly options: BullmqQueueOptions,
   ) {
+    const { Queue, Worker } = bullmq();
+    const { Redis } = ioredis();
     const where = redisAddress(options.url);
     let warned = false;
     // Fail fast while Redis is down: a submission or a read answers 503 instead of waiting for it.

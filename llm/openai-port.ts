@@ -7,8 +7,8 @@ import { AGENT_NAMES } from "../graph/result.js";
 import { adviceMessages } from "../nodes/advise/prompt.js";
 import { summaryMessages } from "../nodes/integrate/prompt.js";
 import { LruLlmCache } from "./cache.js";
-import { createChatModel } from "./chat-model.js";
 import type { LlmConfig } from "./config.js";
+import type { ChatModelOptions } from "./chat-model.js";
 import { type LlmLoggingSetup, setUpLlmLogging } from "./logging.js";
 import { groundAdvice, groundReview, groundSummary } from "./grounding/answers.js";
 import { collectEvidence, shownInput } from "./grounding/evidence.js";
@@ -67,26 +67,36 @@ function requiredText(value: string, what: string): string {
 
 /** The LLM port on an OpenAI-compatible chat model (spec §2.3), built once at start-up. */
 export class OpenAiLlmPort implements LlmPort {
-  readonly model: ChatOpenAI;
   /** null when config.cache is off. */
   readonly cache: LruLlmCache | null;
+  private readonly modelOptions: ChatModelOptions;
+  private model: Promise<ChatOpenAI> | null = null;
 
   constructor(private readonly config: LlmConfig, options: LlmPortOptions) {
     this.cache = config.cache ? (options.cache ?? new LruLlmCache()) : null;
-    this.model = createChatModel(config, {
+    this.modelOptions = {
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries,
       cache: this.cache,
       callbacks: setUpLlmLogging(options.logger, options.loggingSetup, options.print),
       fetch: options.fetch,
-    });
+    };
+  }
+
+  /**
+   * The chat model, built on the first call: its client (@langchain/openai and the OpenAI SDK) is a third of the
+   * service's start-up when imported eagerly, so it is loaded only once a model is asked.
+   */
+  private chatModel(): Promise<ChatOpenAI> {
+    this.model ??= import("./chat-model.js").then(({ createChatModel }) => createChatModel(this.config, this.modelOptions));
+    return this.model;
   }
 
   async reviewAgent(req: AgentReviewRequest, config: LangGraphRunnableConfig): Promise<AgentReview> {
     const entry = ANALYZER_PROMPTS[req.agentName];
     if (!entry) throw new Error(`no review prompt for agent "${req.agentName}"`);
     const messages = reviewMessages(entry.prompt, req);
-    const ask = (m: readonly ChatMessage[]) => invokeStructured(this.model, AgentReviewSchema, SCHEMA_NAMES.review, m, callConfig(config, req.agentName));
+    const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AgentReviewSchema, SCHEMA_NAMES.review, m, callConfig(config, req.agentName));
     const out = await this.grounded(req.agentName, config, () => answerInLanguage(ask, messages, req.language, reviewTexts), (answer, tally) =>
       groundReview(answer, collectEvidence(shownInput(messages)), tally),
     );
@@ -95,7 +105,7 @@ export class OpenAiLlmPort implements LlmPort {
 
   async summarize(req: SummaryRequest, config: LangGraphRunnableConfig): Promise<string> {
     const messages = summaryMessages(req);
-    const ask = (m: readonly ChatMessage[]) => invokeStructured(this.model, CrossSummarySchema, SCHEMA_NAMES.summary, m, callConfig(config, AGENT_NAMES.integrate));
+    const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), CrossSummarySchema, SCHEMA_NAMES.summary, m, callConfig(config, AGENT_NAMES.integrate));
     const summary = await this.grounded(AGENT_NAMES.integrate, config, () => answerInLanguage(ask, messages, req.language, (a) => [a.summary]), (answer, tally) =>
       groundSummary(answer.summary, collectEvidence(shownInput(messages)), tally),
     );
@@ -104,7 +114,7 @@ export class OpenAiLlmPort implements LlmPort {
 
   async advise(req: AdviceRequest, config: LangGraphRunnableConfig): Promise<AdviceResult> {
     const messages = adviceMessages(req);
-    const ask = (m: readonly ChatMessage[]) => invokeStructured(this.model, AdviceSchema, SCHEMA_NAMES.advice, m, callConfig(config, AGENT_NAMES.advise));
+    const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AdviceSchema, SCHEMA_NAMES.advice, m, callConfig(config, AGENT_NAMES.advise));
     const out = await this.grounded(AGENT_NAMES.advise, config, () => answerInLanguage(ask, messages, req.language, adviceTexts), (answer, tally) =>
       groundAdvice(answer, req.recommendations.length, collectEvidence(shownInput(messages)), tally),
     );

@@ -1,5 +1,6 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "../config/logger.js";
+import { ioredis } from "./libraries.js";
 
 /** A Redis command slower than this counts as Redis being unavailable: a request never waits on it longer. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1000;
@@ -36,6 +37,7 @@ export function connectRedis(url: string, logger: Logger): RedisLink {
     warned = true;
     logger.warn("Redis unavailable: the caches use this process's memory until it is back", { redis: where, problem: message });
   };
+  const { Redis } = ioredis();
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
