@@ -2,7 +2,8 @@
  * How well the grounding pass separates invented numbers from true ones (docs/llm.md): every sample request is
  * analysed with a fake model that states numbers it was given, a seeded share k of them changed (k = 1, 10,
  * 50 %), one number per sentence, in English, French or Spanish number formats; then each sentence is looked
- * for in the response. Usage: npx tsx scripts/measure-grounding.ts [--json]
+ * for in the response. Usage: npx tsx scripts/measure-grounding.ts [--json] [--misses] (--misses also prints every
+ * changed number kept and every true number removed, to see what the pass misses)
  */
 import { readdirSync } from "node:fs";
 import { type LlmHarness, SAMPLES, sampleRequest, startLlmHarness } from "../test/graph/llm-harness.js";
@@ -30,6 +31,7 @@ interface Row {
 
 const samples = readdirSync(SAMPLES).filter((f) => f.endsWith(".json") && f !== "bad-request.json");
 const rows: Row[] = [];
+const misses: string[] = [];
 for (const [ki, k] of SHARES.entries()) {
   const row: Row = { k, analyses: 0, perturbed: 0, perturbed_removed: 0, perturbed_fractional: 0, perturbed_fractional_removed: 0, perturbed_colliding: 0, perturbed_colliding_removed: 0, correct: 0, correct_removed: 0, errors: 0 };
   for (const [si, sample] of samples.entries()) {
@@ -46,6 +48,7 @@ for (const [ki, k] of SHARES.entries()) {
           if (s.perturbed) {
             row.perturbed++;
             if (!kept(s)) row.perturbed_removed++;
+            else misses.push(`k=${k} ${sample} ${language} kept a changed number (given ${s.given}${s.collides ? ", equal to another value of its field" : ""}): ${s.sentence}`);
             if (!s.integer) {
               row.perturbed_fractional++;
               if (!kept(s)) row.perturbed_fractional_removed++;
@@ -56,7 +59,10 @@ for (const [ki, k] of SHARES.entries()) {
             }
           } else {
             row.correct++;
-            if (!kept(s)) row.correct_removed++;
+            if (!kept(s)) {
+              row.correct_removed++;
+              misses.push(`k=${k} ${sample} ${language} removed a true number: ${s.sentence}`);
+            }
           }
         }
       } finally {
@@ -67,6 +73,7 @@ for (const [ki, k] of SHARES.entries()) {
   rows.push(row);
 }
 
+if (process.argv.includes("--misses")) process.stderr.write(`${misses.join("\n")}\n`);
 const pct = (a: number, b: number) => (b === 0 ? "n/a" : `${((100 * a) / b).toFixed(2)} %`);
 if (process.argv.includes("--json")) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 else {

@@ -134,6 +134,13 @@ export function evidenceValues(text: string): number[] {
   return out;
 }
 
+/**
+ * How far, relative to the value meant, a rounded statement may land. Rounding to the digits written is not
+ * enough on its own: "1" is 0.81 rounded to no decimals, yet says something else (and "0" would stand for any
+ * value under 0.5); within 10 %, "0.5" stands for 0.53, "1" for 0.97, "82 %" for 0.8153, never "1" for 0.81.
+ */
+export const RELATIVE_ROUNDING = 0.1;
+
 /** Sorted absolute values for lookups within a tolerance. */
 export class NumberIndex {
   private readonly sorted: Float64Array;
@@ -147,18 +154,23 @@ export class NumberIndex {
     return this.sorted.length;
   }
 
-  /** Whether some value lies within `tolerance` of |value| (plus float noise). */
+  /**
+   * Whether some value x lies within `tolerance` of |value| and |value| within RELATIVE_ROUNDING of x (plus
+   * float noise): x in [v - tolerance, v + tolerance] and in [v / 1.1, v / 0.9], one interval, one search.
+   */
   has(value: number, tolerance: number): boolean {
     const v = Math.abs(value);
-    const slack = tolerance + 1e-9 * Math.max(1, v);
+    const noise = 1e-9 * Math.max(1, v);
+    const low = Math.max(v - tolerance, v / (1 + RELATIVE_ROUNDING)) - noise;
+    const high = Math.min(v + tolerance, v / (1 - RELATIVE_ROUNDING)) + noise;
     let lo = 0;
     let hi = this.sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.sorted[mid]! < v - slack) lo = mid + 1;
+      if (this.sorted[mid]! < low) lo = mid + 1;
       else hi = mid;
     }
-    return lo < this.sorted.length && this.sorted[lo]! <= v + slack;
+    return lo < this.sorted.length && this.sorted[lo]! <= high;
   }
 
   /** Whether a stated number is grounded: some reading (all parts of a list reading) is in the index. */

@@ -4,6 +4,8 @@ import { Prng } from "./prng.js";
 /** One sentence the perturbing model wrote: the number it states and whether that number was changed. */
 export interface StatedSentence {
   sentence: string;
+  /** The number as given, written the same way (what a changed number was changed from). */
+  given: string;
   perturbed: boolean;
   /** The value given, an integer or not. */
   integer: boolean;
@@ -85,7 +87,7 @@ export function perturbingModel(k: number, seed: number, perAnswer = 12) {
       const sentence = style.sentence(key, text, letters(written.length));
       // An unnamed number ("value") names no field: any value given is then a collision.
       const collides = perturbed && numbers.some(([k, v]) => (k === key || key === "value") && formatNumber(v, language) === text);
-      written.push({ sentence, perturbed, integer: Number.isInteger(value), collides });
+      written.push({ sentence, given: formatNumber(value, language), perturbed, integer: Number.isInteger(value), collides });
       return sentence;
     });
     const answer = JSON.parse(reply.content) as Record<string, unknown> & { findings?: Array<{ description: string }> };

@@ -46,4 +46,15 @@ describe("NumberIndex", () => {
       expect(statedNumbers(text).every((n) => index.grounds(n)), text).toBe(false);
     }
   });
+
+  it("does not let a coarse rounding stand for a value 10 % or more away from it", () => {
+    const grounds = (values: number[], text: string) => statedNumbers(text).every((n) => new NumberIndex(values).grounds(n));
+    // "1" is 0.81 at no decimals, and "0" is 0.3, but both say something else.
+    expect(grounds([0.81], "1")).toBe(false);
+    expect(grounds([0.3], "0")).toBe(false);
+    expect(grounds([0.97], "1")).toBe(true);
+    expect(grounds([0.53], "0.5")).toBe(true);
+    expect(grounds([0], "0")).toBe(true);
+    expect(grounds([1.78e-21], "0")).toBe(true);
+  });
 });
