@@ -1,8 +1,19 @@
 #!/usr/bin/env node
-// Plain JavaScript so Node runs it as it is from a checkout and after `npm install -g`: it registers tsx's ESM
-// loader (as workers/entry.mjs does) and runs the TypeScript entry. A compiled build can replace this later.
-import { register } from "tsx/esm/api";
+// Plain JavaScript so Node runs it as it is from a checkout and after `npm install -g`. It runs the compiled
+// command of the production build (dist/client/, left by `npm install`) when there is one, which starts without
+// a compiler; from a checkout without a build it registers tsx's ESM loader (as workers/entry.mjs does) and
+// runs the TypeScript sources. After editing client/ sources in a built checkout, `npm run build` refreshes the
+// build; ML_DIAGNOSE_FROM_SOURCES=1 runs the sources anyway (the tests do, so they never test a stale build).
+import { existsSync } from "node:fs";
 
-register();
-const { main } = await import("../main.ts");
+const compiled = new URL("../../dist/client/main.js", import.meta.url);
+const useBuild = process.env.ML_DIAGNOSE_FROM_SOURCES !== "1" && existsSync(compiled);
+const { main } = useBuild ? await import(compiled.href) : await importSources();
+
+async function importSources() {
+  const { register } = await import("tsx/esm/api");
+  register();
+  return import("../main.ts");
+}
+
 process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });

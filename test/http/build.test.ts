@@ -74,4 +74,12 @@ describe("the production build", { timeout: 120_000 }, () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/<html/i);
   });
+
+  it("holds the ml-diagnose command compiled, which runs under plain node as the launcher runs it", () => {
+    const entry = new URL(join(outDir, "client", "main.js"), `file://${root}`).href;
+    const script = `const { main } = await import(${JSON.stringify(entry)}); process.exitCode = await main(["--help"], { stdout: process.stdout, stderr: process.stderr, env: {} });`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH } });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: ml-diagnose <command>/m);
+  });
 });

@@ -8,11 +8,14 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the real `ml-diagnose` launcher (client/bin/ml-diagnose.mjs) as a child process, as `npx ml-diagnose` does. */
+/**
+ * Runs the real `ml-diagnose` launcher (client/bin/ml-diagnose.mjs) as a child process, as `npx ml-diagnose` does,
+ * on the TypeScript sources (not a dist/ build that may predate them).
+ */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const child = spawn(process.execPath, ["client/bin/ml-diagnose.mjs", ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ML_DIAGNOSE_FROM_SOURCES: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
