@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { runAnalyse } from "./cli/analyse.js";
+import { runCompare } from "./cli/compare.js";
+import { COMPARE_HELP, readCompareOptions } from "./cli/compare-options.js";
 import { ANALYSE_HELP, MAIN_HELP } from "./cli/help.js";
 import type { Io } from "./cli/io.js";
 import { readAnalyseOptions } from "./cli/options.js";
@@ -7,7 +9,7 @@ import { closest } from "./cli/suggest.js";
 import { isClientError } from "./errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 
-const COMMANDS = ["analyse"] as const;
+const COMMANDS = ["analyse", "compare"] as const;
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
@@ -32,6 +34,14 @@ async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
       return EXIT.ok;
     }
     return runAnalyse(options, io);
+  }
+  if (command === "compare") {
+    const options = readCompareOptions(rest, io.env);
+    if (options.help) {
+      io.stdout.write(COMPARE_HELP);
+      return EXIT.ok;
+    }
+    return runCompare(options, io);
   }
   const guess = closest(command, COMMANDS);
   io.stderr.write(`ml-diagnose: unknown command '${command}'${guess ? `; did you mean '${guess}'?` : ""} (see ml-diagnose --help)\n`);

@@ -139,3 +139,34 @@ export const AnalysisResponseSchema = z.object({
   dataset_name: z.string().nullable(),
 });
 export type AnalysisResponseBody = z.infer<typeof AnalysisResponseSchema>;
+
+/**
+ * The parts of the POST /v1/compare response a client reads, validated (`ml-diagnose compare`); other fields pass
+ * through untouched.
+ */
+export const CompareResponseSchema = z.looseObject({
+  dataset_name: z.string().nullable(),
+  objective: z.looseObject({ metric: z.string(), direction: z.enum(["minimize", "maximize"]), inferred: z.boolean() }).nullable(),
+  runs: z.array(
+    z.looseObject({
+      name: z.string(),
+      status: z.enum(["ok", "failed"]),
+      failure: z.string().nullable(),
+      objective: z.looseObject({ best: z.number().nullable(), final: z.number().nullable() }).nullable(),
+      findings_count: z.number().int(),
+    }),
+  ),
+  findings: z.array(FindingSchema),
+  summary: z.string(),
+  recommendations: z.array(RecommendationSchema),
+  citations: z.array(z.looseObject({ id: z.string(), title: z.string(), url: z.string(), source: z.string() })),
+  baseline_comparison: z
+    .looseObject({
+      baseline: z.string(),
+      regression: z.boolean(),
+      candidates: z.array(z.looseObject({ runs: z.array(z.string()), regression: z.boolean(), reasons: z.array(z.string()) })),
+    })
+    .nullable(),
+  error_messages: z.record(z.string(), z.string()),
+});
+export type CompareResponseBody = z.infer<typeof CompareResponseSchema>;
