@@ -21,6 +21,8 @@ export interface RunOptions {
   /** Parallel analyzer branches per superstep; values below 2 are clamped (langgraphjs#2656) and the deps'
    * analyzerSlots limiter enforces the real bound. */
   workers: number;
+  /** The run's own end, when narrower than the request's (a comparison's run); default the request's deadline signal. */
+  signal?: AbortSignal;
 }
 
 /** Runs the graph over one analysis context and assembles the response. */
@@ -40,7 +42,7 @@ export async function runAnalysis(
     {
       context: deps as unknown as Record<string, unknown>,
       // The request's end (its time-out, the client gone) stops the run; each step's own budget is a scope of it.
-      signal: deps.deadline.signal,
+      signal: options.signal ?? deps.deadline.signal,
       maxConcurrency: Math.max(2, options.workers),
       callbacks: [...(options.callbacks ?? []), ...(usage ? [usage] : []), ...(grounding ? [grounding] : [])] as never,
       streamMode: ["values", "custom"],

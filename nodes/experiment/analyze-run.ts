@@ -64,13 +64,18 @@ export async function analyzeRun(input: RunInput, config: LangGraphRunnableConfi
       : run.context;
     const reduced = reduceMetrics(context, input.wanted);
     let response: AnalysisResponse;
+    // The per-run graph gets a signal of its own that ends with the request: langgraph leaves a listener on the
+    // signal of every invoke, which must not pile up on the request's over hundreds of runs.
+    const own = deps.deadline.scope(Number.POSITIVE_INFINITY, "the comparison's run");
     try {
-      response = await runAnalysis(deps.analysisGraph, context, { ...deps, workspace: workspace?.dir ?? null }, { workers: deps.workers });
+      response = await runAnalysis(deps.analysisGraph, context, { ...deps, workspace: workspace?.dir ?? null }, { workers: deps.workers, signal: own.signal });
     } catch (err) {
       // The request's end and strict mode end the comparison; anything else fails this run only.
       if (deps.deadline.signal.aborted || err instanceof StrictModeError) throw err;
       const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       response = { agent_results: {}, summary: null, additional_outputs: {}, error_messages: { analysis: message }, dataset_name: null };
+    } finally {
+      own.dispose();
     }
     return { runs: { [run.name]: digestOf(input, response, reduced) } };
   } finally {
