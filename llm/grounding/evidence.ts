@@ -14,24 +14,32 @@ export interface GroundingEvidence {
   top: Severity;
 }
 
-/** Numbers by the field names they sit under; a name's index is built the first time a sentence names it. */
+/**
+ * Numbers by the field names they sit under, kept as ranges of the evidence's list of numbers (a field's values
+ * are the ones added while it was open), so the walk records one range per field rather than every number under
+ * every name above it; a name's index is built the first time a sentence names it.
+ */
 class NamedNumbers {
-  private readonly raw = new Map<string, number[]>();
+  /** Per name, [start, end) pairs into `numbers`. */
+  private readonly ranges = new Map<string, number[]>();
   private readonly built = new Map<string, NumberIndex>();
 
-  add(n: number, names: readonly string[]): void {
-    for (const name of names) {
-      const list = this.raw.get(name);
-      if (list) list.push(n);
-      else this.raw.set(name, [n]);
-    }
+  constructor(private readonly numbers: readonly number[]) {}
+
+  addRange(name: string, start: number, end: number): void {
+    if (start === end) return;
+    const list = this.ranges.get(name);
+    if (list) list.push(start, end);
+    else this.ranges.set(name, [start, end]);
   }
 
   get(name: string): NumberIndex | undefined {
     let index = this.built.get(name);
     if (!index) {
-      const values = this.raw.get(name);
-      if (!values) return undefined;
+      const ranges = this.ranges.get(name);
+      if (!ranges) return undefined;
+      const values: number[] = [];
+      for (let i = 0; i < ranges.length; i += 2) for (let j = ranges[i]!; j < ranges[i + 1]!; j++) values.push(this.numbers[j]!);
       index = new NumberIndex(values);
       this.built.set(name, index);
     }
@@ -47,22 +55,16 @@ class NamedNumbers {
  */
 export function collectEvidence(...shown: unknown[]): GroundingEvidence {
   const numbers: number[] = [];
-  const byName = new NamedNumbers();
+  const byName = new NamedNumbers(numbers);
   const ids = new Set<string>(Object.values(AGENT_NAMES));
   const severityOf = new Map<string, Severity>();
   let top: Severity = "info";
-  // The field names above the value being visited, innermost last (one stack, no copies per property).
-  const names: string[] = [];
-  const add = (n: number) => {
-    numbers.push(n);
-    byName.add(n, names);
-  };
   const walk = (value: unknown): void => {
-    if (typeof value === "number") add(value);
+    if (typeof value === "number") numbers.push(value);
     else if (typeof value === "string") {
-      if (/\d/.test(value)) for (const v of evidenceValues(value)) add(v);
+      if (/\d/.test(value)) numbers.push(...evidenceValues(value));
     } else if (Array.isArray(value)) {
-      add(value.length);
+      numbers.push(value.length);
       for (const item of value) walk(item);
     } else if (value && typeof value === "object") {
       const o = value as Record<string, unknown>;
@@ -76,9 +78,9 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
       if (typeof o.rule_id === "string") ids.add(o.rule_id);
       if (Array.isArray(o.finding_ids)) for (const id of o.finding_ids) if (typeof id === "string") ids.add(id);
       for (const key in o) {
-        names.push(key.toLowerCase());
+        const start = numbers.length;
         walk(o[key]);
-        names.pop();
+        byName.addRange(key.toLowerCase(), start, numbers.length);
       }
     }
   };

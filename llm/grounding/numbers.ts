@@ -114,7 +114,7 @@ export function statedNumbers(text: string): StatedNumber[] {
   return out;
 }
 
-const EVIDENCE_NUMBER = /\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?(\s?%)?/gu;
+const EVIDENCE_NUMBER = /(\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?)(\s?%)?/gu;
 
 /**
  * The values a text of the evidence holds, read quickly: the evidence was written by our detectors and the
@@ -124,12 +124,14 @@ const EVIDENCE_NUMBER = /\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?(\s?%)?/gu;
  */
 export function evidenceValues(text: string): number[] {
   const out: number[] = [];
-  for (const m of text.matchAll(EVIDENCE_NUMBER)) {
-    const raw = m[0].replace(/\s?%$/u, "");
-    const english = Number(raw.replace(/,/gu, ""));
+  for (let m = EVIDENCE_NUMBER.exec(text); m; m = EVIDENCE_NUMBER.exec(text)) {
+    const raw = m[1]!;
+    const comma = raw.indexOf(",");
+    // Most evidence numbers have no comma: read as they are, without a copy.
+    const english = comma < 0 ? Number(raw) : Number(raw.replace(/,/gu, ""));
     out.push(english);
-    if (/^\d+,\d+$/u.test(raw)) out.push(Number(raw.replace(",", ".")));
-    if (m[1]) out.push(english / 100);
+    if (comma >= 0 && /^\d+,\d+$/u.test(raw)) out.push(Number(raw.replace(",", ".")));
+    if (m[2]) out.push(english / 100);
   }
   return out;
 }
@@ -145,9 +147,11 @@ export const RELATIVE_ROUNDING = 0.1;
 export class NumberIndex {
   private readonly sorted: Float64Array;
 
-  constructor(values: Iterable<number>) {
-    const finite = [...values].filter(Number.isFinite).map(Math.abs);
-    this.sorted = Float64Array.from(finite).sort();
+  constructor(values: readonly number[]) {
+    const sorted = new Float64Array(values.length);
+    let n = 0;
+    for (const v of values) if (Number.isFinite(v)) sorted[n++] = Math.abs(v);
+    this.sorted = sorted.subarray(0, n).sort();
   }
 
   get size(): number {
