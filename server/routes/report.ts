@@ -11,7 +11,7 @@ import { analysisIntake, beginAnalysis, untilDeadline } from "./analyse.js";
  * The report page may hold text from the request (dataset and metric names, log lines): it is escaped when
  * rendered, and this policy forbids scripts and every fetch, so even a rendering bug could not run or leak.
  */
-const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+export const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 /** POST /v1/report: the same body and limits as /v1/analyse, answered with a self-contained HTML report. */
 export function createReportRouter(runtime: ServiceRuntime, admission: Admission): Router {

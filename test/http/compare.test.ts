@@ -64,6 +64,24 @@ describe("POST /v1/compare over HTTP", () => {
     expect(res.json.runs.filter((r: { status: string }) => r.status === "failed").map((r: { name: string }) => r.name)).toEqual(["lr0.01-s1", "lr0.01-s2"]);
   });
 
+  it("draws the comparison as a self-contained HTML page: one scatter per swept parameter, failed runs marked, no script", async () => {
+    const specs = [...lrGrid([1e-4, 1e-3], [1, 2], 1e-3), ...lrGrid([1e-2], [1, 2], 1e-3, { divergeAt: 10 })];
+    const res = await fetch(`${svc.url}/v1/compare/report`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ runs: runs(specs), baseline: "lr0.001-s1", dataset_name: "<b>sweep</b>" }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const page = await res.text();
+    expect(page).toContain("<h1>Comparison: &lt;b&gt;sweep&lt;/b&gt;</h1>");
+    expect(page.match(/<figure class="chart-panel" data-param="lr">/g)).toHaveLength(1);
+    expect(page).not.toContain('data-param="seed"');
+    // Two finished configurations × two seeds as dots (the baseline's two in orange), two failed runs as ✕.
+    expect(page.match(/<circle /g)).toHaveLength(4);
+    expect(page.match(/fill="#D55E00"/g)).toHaveLength(2);
+    expect(page.match(/<title>lr0\.01-s\d failed: /g)).toHaveLength(2);
+    expect(page).toContain("experiment.failed_runs");
+    expect(page).not.toContain("<script");
+  });
+
   it("answers 400 for an empty runs list and 413 naming the limit for too many runs", async () => {
     const empty = await compare({ runs: [] });
     expect(empty.status).toBe(400);
