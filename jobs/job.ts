@@ -2,9 +2,14 @@
 export const JOB_STATES = ["queued", "running", "done", "failed", "cancelled"] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
-/** How far a running job is: analyzer nodes finished so far and the last thing it reported. */
+/**
+ * How far a running job is: an analysis counts its graph nodes finished, a comparison its runs analysed (of
+ * how many, once known); both say the last thing that happened.
+ */
 export interface JobProgress {
-  nodes_finished: number;
+  nodes_finished?: number;
+  runs_done?: number;
+  runs_total?: number | null;
   message: string | null;
 }
 

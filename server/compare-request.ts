@@ -17,6 +17,8 @@ export interface CompareOptions {
   logger: Logger;
   /** The request's one clock: every run's analysis, pull and agent budget is a scope of it. */
   deadline: Deadline;
+  /** LangChain callbacks for the experiment graph's run (a job counts finished runs with one). */
+  callbacks?: unknown[];
 }
 
 /**
@@ -32,7 +34,7 @@ export async function compareRequest(runtime: ServiceRuntime, graph: ExperimentG
   // Every run in flight listens to the request's signal through its agents' scopes and its graph: many listeners by design.
   setMaxListeners(LISTENERS_PER_RUN * Math.max(2, workers), options.deadline.signal);
   const deps = { ...analysisDeps(runtime, options.logger, options.deadline), analysisGraph: runtime.graph, workers };
-  const response = await runComparison(graph, compare, deps, { runWorkers: workers });
+  const response = await runComparison(graph, compare, deps, { runWorkers: workers, callbacks: options.callbacks });
   options.logger.info("comparison finished", { ms: Math.round(performance.now() - started), runs: response.runs.length, findings: response.findings.length });
   return response;
 }

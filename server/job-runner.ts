@@ -6,6 +6,7 @@ import type { JobOutcome, JobRunner } from "../jobs/job.js";
 import type { Admission } from "./admission.js";
 import { analyzeRequest, checkAnalysisRequest } from "./analyze-request.js";
 import { compareRequest } from "./compare-request.js";
+import { RunProgressCounter } from "./run-progress.js";
 import { toHttpError } from "./errors.js";
 import { jsonReplacer } from "./json-replacer.js";
 import { REQUEST_BUDGET } from "./request-deadline.js";
@@ -52,13 +53,16 @@ export function createJobRunner(runtime: ServiceRuntime, admission: Admission): 
     const cancel = () => deadline.abort(signal.reason);
     signal.addEventListener("abort", cancel, { once: true });
     try {
-      progress({ nodes_finished: 0, message: "waiting for an analysis slot" });
+      progress({ message: "waiting for an analysis slot" });
       release = await slot(admission, signal);
       deadline.begin(timeoutMs, REQUEST_BUDGET);
       let finished = 0;
       const options = { requestId: request.id, logger, deadline };
       const work = isCompareBody(request.body)
-        ? (progress({ nodes_finished: 0, message: "comparing the runs" }), compareRequest(runtime, experimentGraph, request.body, options))
+        ? compareRequest(runtime, experimentGraph, request.body, {
+            ...options,
+            callbacks: [new RunProgressCounter((runs) => progress({ ...runs, message: `${runs.runs_done} of ${runs.runs_total ?? "?"} runs analysed` }))],
+          })
         : analyzeRequest(runtime, request.body, {
             ...options,
             onEvent: (event) => {

@@ -51,6 +51,7 @@ describe("jobs in this process (no SERVICE_REDIS_URL)", () => {
     expect(status).toBe(202);
     const job = await until(svc.url, json.id, finished);
     expect(job.state).toBe("done");
+    expect(job.progress).toEqual({ runs_done: 6, runs_total: 6, message: "6 of 6 runs analysed" });
     expect(job.result).toEqual((await postJson(`${svc.url}/v1/compare`, body)).json);
     const empty = await postJson(`${svc.url}/v1/jobs`, { runs: [] });
     expect(empty.status).toBe(400);
@@ -81,7 +82,7 @@ describe("jobs in this process (no SERVICE_REDIS_URL)", () => {
     const wrongType = await postJson(`${svc.url}/v1/jobs`, { training_artifacts: 3 });
     expect(wrongType.status).toBe(400);
     const metrics = await (await fetch(`${svc.url}/metrics`)).text();
-    expect(metrics).toMatch(/^jobs_done [1-9]/m);
+    expect(metrics).toMatch(/^jobs_done_total [1-9]/m);
     expect(metrics).toMatch(/^job_queue_depth 0$/m);
     expect(metrics).toMatch(/^knowledge_cache_hit_ratio (0|1|0\.\d+)$/m);
   });
@@ -130,6 +131,6 @@ describe("jobs held by a slow model", () => {
     await until(svc.url, running, () => fake.abandoned > 0);
     expect((await getJob(svc.url, running)).json).toMatchObject({ state: "cancelled", result: null });
     const metrics = await (await fetch(`${svc.url}/metrics`)).text();
-    expect(metrics).toMatch(/^jobs_cancelled 2$/m);
+    expect(metrics).toMatch(/^jobs_cancelled_total 2$/m);
   });
 });
