@@ -103,7 +103,15 @@ async function analyzeContext(
   options.logger.info("analysis started", { artifacts: context.artifacts.map((a) => `${a.field}${a.origin === "mlflow" ? " (mlflow)" : ""}`), language: context.language.code });
   const started = performance.now();
   const emit = options.onEvent ?? (() => {});
-  const spans = new SpanCollector(spanEvents(emit));
+  const events = spanEvents(emit);
+  const timing = runtime.metrics.spans;
+  const spans = new SpanCollector({
+    started: events.started,
+    finished: (span) => {
+      timing.finished?.(span);
+      events.finished?.(span);
+    },
+  });
   let response = await runAnalysis(runtime.graph, context, deps, {
     workers,
     callbacks: [spans, ...(options.callbacks ?? [])],

@@ -8,7 +8,7 @@ import { clientGone, errorMiddleware, ServiceError } from "./errors.js";
 import { jsonBodyIntake } from "./intake.js";
 import { jsonReplacer } from "./json-replacer.js";
 import { methodNotAllowed } from "./method-not-allowed.js";
-import { createMetrics, type Metrics } from "./metrics.js";
+import type { Metrics } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createAnalyseRouter } from "./routes/analyse.js";
 import { createCompareRouter } from "./routes/compare.js";
@@ -43,29 +43,30 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
     maxPerClient: settings.SERVICE_MAX_CONCURRENT_PER_CLIENT,
     trustedProxies: settings.SERVICE_TRUST_PROXY,
   });
-  const metrics = createMetrics();
-  metrics.addGauges(() => ({ analyses_in_flight: admission.inFlight, work_requests_open: admission.open }));
-  metrics.addGauges(() => {
-    const { cache } = runtime.knowledgeBase.stats();
-    return {
-      knowledge_cache_hits: cache.hits,
-      knowledge_cache_misses: cache.misses,
-      knowledge_cache_deduplicated: cache.deduplicated,
-      knowledge_cache_evictions: cache.evictions,
-      knowledge_cache_entries: cache.entries,
-      knowledge_cache_bytes: cache.bytes,
-    };
-  });
+  const { metrics } = runtime;
+  metrics.gauge("analyses_in_flight", "Analyses running now (synchronous requests and jobs)", () => admission.inFlight);
+  metrics.gauge("work_requests_open", "Work requests admitted and not yet answered", () => admission.open);
+  const knowledgeCache = () => runtime.knowledgeBase.stats().cache;
+  metrics.counter("knowledge_cache_hits_total", "Knowledge lookups answered from the cache", () => knowledgeCache().hits);
+  metrics.counter("knowledge_cache_misses_total", "Knowledge lookups that ranked the corpus", () => knowledgeCache().misses);
+  metrics.counter("knowledge_cache_deduplicated_total", "Knowledge lookups that joined an identical lookup in flight", () => knowledgeCache().deduplicated);
+  metrics.counter("knowledge_cache_evictions_total", "Knowledge cache entries evicted by the entry or byte bound", () => knowledgeCache().evictions);
+  metrics.gauge("knowledge_cache_entries", "Knowledge cache entries held", () => knowledgeCache().entries);
+  metrics.gauge("knowledge_cache_bytes", "Knowledge cache size in bytes", () => knowledgeCache().bytes);
+  metrics.gauge("knowledge_cache_hit_ratio", "Knowledge cache hits over lookups since start (0 before the first)", () => hitRatio(knowledgeCache()));
   if (runtime.llmCache) {
     const llmCache = runtime.llmCache;
-    metrics.addGauges(() => ({ llm_cache_hits: llmCache.hits, llm_cache_misses: llmCache.misses, llm_cache_hit_ratio: hitRatio(llmCache) }));
+    metrics.counter("llm_cache_hits_total", "Model calls answered from the LLM response cache", () => llmCache.hits);
+    metrics.counter("llm_cache_misses_total", "Model calls the LLM response cache could not answer", () => llmCache.misses);
+    metrics.gauge("llm_cache_hit_ratio", "LLM cache hits over lookups since start (0 before the first)", () => hitRatio(llmCache));
   }
-  metrics.addGauges(() => ({ knowledge_cache_hit_ratio: hitRatio(runtime.knowledgeBase.stats().cache) }));
   const jobs = createJobQueue(runtime, admission);
-  metrics.addGauges(() => {
-    const counts = jobs.counts();
-    return { job_queue_depth: counts.queued, ...Object.fromEntries(Object.entries(counts).map(([state, n]) => [`jobs_${state}`, n])) };
-  });
+  metrics.gauge("job_queue_depth", "Jobs waiting for a worker", () => jobs.counts().queued);
+  metrics.gauge("jobs_queued", "Jobs waiting for a worker (all replicas with Redis)", () => jobs.counts().queued);
+  metrics.gauge("jobs_running", "Jobs running now (all replicas with Redis)", () => jobs.counts().running);
+  for (const outcome of ["done", "failed", "cancelled"] as const) {
+    metrics.counter(`jobs_${outcome}_total`, `Jobs ended ${outcome} (this process, or all replicas with Redis)`, () => jobs.counts()[outcome]);
+  }
 
   app.use((req, res, next) => {
     const given = req.get("x-request-id");
@@ -106,8 +107,8 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
   app.get("/openapi.json", (_req, res) => {
     res.json(openapi);
   });
-  app.get("/metrics", (_req, res) => {
-    res.type("text/plain; version=0.0.4").send(metrics.render());
+  app.get("/metrics", async (_req, res) => {
+    res.type(metrics.contentType).send(await metrics.render());
   });
 
   app.use(methodNotAllowed(app));

@@ -10,6 +10,7 @@ import { LruLlmCache } from "../llm/cache.js";
 import { createLlmPort } from "../llm/openai-port.js";
 import type { LlmPort } from "../llm/port.js";
 import type { RedisLink } from "../redis/link.js";
+import { createMetrics, type Metrics } from "./metrics.js";
 import { configuredSecrets, createRedactor, type Redactor, redactingLogger } from "./redaction.js";
 import { createSharedCaches } from "./shared-caches.js";
 
@@ -31,6 +32,8 @@ export interface ServiceRuntime {
   /** The Redis the caches share (SERVICE_REDIS_URL), for /readyz; null when everything is in-process. */
   redis: RedisLink | null;
   graph: AnalysisGraph;
+  /** The Prometheus registry of GET /metrics: the app samples into it, every analysis times its nodes in it. */
+  metrics: Metrics;
 }
 
 export interface RuntimeOverrides {
@@ -67,5 +70,6 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
     llmCache: port?.cache ?? null,
     redis: shared.redis,
     graph: buildAnalysisGraph(),
+    metrics: createMetrics(),
   };
 }

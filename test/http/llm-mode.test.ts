@@ -44,8 +44,8 @@ describe("the service with an OpenAI-compatible model configured", () => {
     expect(fake.requests.length).toBe(calls);
     expect(second.json.summary).toBe(first.json.summary);
     const metrics = await (await fetch(`${svc.url}/metrics`)).text();
-    expect(metrics).toMatch(/llm_cache_hits 5\b/);
-    expect(metrics).toMatch(/llm_cache_misses 5\b/);
+    expect(metrics).toMatch(/llm_cache_hits_total 5\b/);
+    expect(metrics).toMatch(/llm_cache_misses_total 5\b/);
     expect(svc.logs.join("\n")).not.toContain("sk-http-secret");
   });
 });

@@ -74,12 +74,12 @@ describe("two replicas sharing one redis-server", () => {
     const q = "validation loss rises while training loss falls";
     const first = await fetch(`${a.url}/v1/knowledge?q=${encodeURIComponent(q)}`);
     expect(first.status).toBe(200);
-    const hitsBefore = await metric(b, "knowledge_cache_hits");
-    const missesBefore = await metric(b, "knowledge_cache_misses");
+    const hitsBefore = await metric(b, "knowledge_cache_hits_total");
+    const missesBefore = await metric(b, "knowledge_cache_misses_total");
     const second = await fetch(`${b.url}/v1/knowledge?q=${encodeURIComponent(q)}`);
     expect(await second.json()).toEqual(await first.json());
-    expect(await metric(b, "knowledge_cache_hits")).toBe(hitsBefore + 1);
-    expect(await metric(b, "knowledge_cache_misses")).toBe(missesBefore);
+    expect(await metric(b, "knowledge_cache_hits_total")).toBe(hitsBefore + 1);
+    expect(await metric(b, "knowledge_cache_misses_total")).toBe(missesBefore);
   });
 
   it("an LLM answer cached by replica A is a cache hit on replica B: no model call, usage says so", async () => {
@@ -92,8 +92,8 @@ describe("two replicas sharing one redis-server", () => {
     expect(fake.requests.length).toBe(calls);
     expect(second.json.additional_outputs.usage.total.cache_hits).toBe(first.json.additional_outputs.usage.total.calls);
     expect(second.json.findings).toEqual(first.json.findings);
-    expect(await metric(b, "llm_cache_hits")).toBeGreaterThan(0);
-    expect(await metric(b, "llm_cache_misses")).toBe(0);
+    expect(await metric(b, "llm_cache_hits_total")).toBeGreaterThan(0);
+    expect(await metric(b, "llm_cache_misses_total")).toBe(0);
   });
 
   it("a job submitted to replica A is read, done, from replica B, with the synchronous result", async () => {
@@ -106,7 +106,7 @@ describe("two replicas sharing one redis-server", () => {
     const sync = await postJson(`${b.url}/v1/analyse`, body);
     expect((done.result as { findings: unknown }).findings).toEqual(sync.json.findings);
     // Counts are the queue's, refreshed every few seconds by each replica.
-    expect(await until(() => metric(b, "jobs_done"), (n) => n >= 1)).toBeGreaterThanOrEqual(1);
+    expect(await until(() => metric(b, "jobs_done_total"), (n) => n >= 1)).toBeGreaterThanOrEqual(1);
   });
 
   it("kill -9 of the replica running a job: another replica takes it and it ends done with the same result", async () => {
