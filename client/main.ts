@@ -6,10 +6,13 @@ import { ANALYSE_HELP, MAIN_HELP } from "./cli/help.js";
 import type { Io } from "./cli/io.js";
 import { readAnalyseOptions } from "./cli/options.js";
 import { closest } from "./cli/suggest.js";
+import { WATCH_HELP } from "./cli/watch-help.js";
+import { readWatchOptions } from "./cli/watch-options.js";
+import { runWatch } from "./watch/run-watch.js";
 import { isClientError } from "./errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 
-const COMMANDS = ["analyse", "compare"] as const;
+const COMMANDS = ["analyse", "compare", "watch"] as const;
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
@@ -42,6 +45,14 @@ async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
       return EXIT.ok;
     }
     return runCompare(options, io);
+  }
+  if (command === "watch") {
+    const options = readWatchOptions(rest, io.env);
+    if (options.help) {
+      io.stdout.write(WATCH_HELP);
+      return EXIT.ok;
+    }
+    return runWatch(options, io);
   }
   const guess = closest(command, COMMANDS);
   io.stderr.write(`ml-diagnose: unknown command '${command}'${guess ? `; did you mean '${guess}'?` : ""} (see ml-diagnose --help)\n`);

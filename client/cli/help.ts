@@ -7,6 +7,7 @@ Usage: ml-diagnose <command> [flags]
 Commands:
   analyse <path…>   send a run folder's metrics, reports and checkpoint; print the diagnosis
   compare <run…>    judge several runs against each other (seed noise, sweep edges, a baseline)
+  watch <folder>    follow a run while it trains; report findings as they appear, stop it on one
 
 Examples:
   ml-diagnose analyse lightning_logs/version_0

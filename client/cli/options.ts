@@ -64,7 +64,7 @@ export interface AnalyseOptions {
 }
 
 /** parseArgs with a "did you mean" for a mistyped flag, and every problem as a USAGE error. */
-function parseCommandArgs<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O, command: string) {
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: O, command: string) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
@@ -75,14 +75,14 @@ function parseCommandArgs<O extends NonNullable<ParseArgsConfig["options"]>>(arg
   }
 }
 
-function seconds(flag: string, value: string | undefined, fallback: number, min: number): number {
+export function seconds(flag: string, value: string | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isFinite(n) || n < min) throw new ClientError("USAGE", `--${flag} takes a number ≥ ${min}, got '${value}'`);
   return n;
 }
 
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | null {
+export function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | null {
   if (value === undefined) return null;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new ClientError("USAGE", `--${flag} takes one of ${allowed.join(", ")}, got '${value}'`);

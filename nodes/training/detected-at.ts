@@ -19,8 +19,8 @@ function countUpTo(steps: Float64Array, step: number): number {
 }
 
 /**
- * The run as it stood when `step` was logged: every series cut after it (views, no copies). Log lines carry no
- * step, so the prefix has none: a finding that rests on logs alone gets no conclusive step.
+ * The run as it stood when `step` was logged, still going: every series cut after it (views, no copies). Log
+ * lines carry no step, so the prefix has none: a finding that rests on logs alone gets no conclusive step.
  */
 export function runUpTo(run: TrainingRun, step: number): TrainingRun {
   const series = new Map<string, MetricSeries>();
@@ -29,7 +29,7 @@ export function runUpTo(run: TrainingRun, step: number): TrainingRun {
     if (n === 0) continue;
     series.set(name, { ...s, steps: s.steps.subarray(0, n), values: s.values.subarray(0, n), epochs: s.epochs?.subarray(0, n) ?? null });
   }
-  return { ...run, series, logs: { lines: 0, counts: {}, events: [] } };
+  return { ...run, series, logs: { lines: 0, counts: {}, events: [] }, meta: { ...run.meta, progress: { ...run.meta.progress, running: true } } };
 }
 
 /**

@@ -23,7 +23,7 @@ const heldBack = (why: string, unless?: (f: Finding) => boolean): PartialRunBeha
 export const PARTIAL_RUN: Readonly<Record<string, PartialRunBehaviour>> = {
   "training.nonfinite_loss": fires("a NaN/Inf or exploded loss is final for the run"),
   "training.divergence": fires("the loss already climbed back well above its minimum and is not falling back"),
-  "training.loss_spikes": fires("spikes too recent to have had their recovery window are not counted as unrecovered"),
+  "training.loss_spikes": fires("a spike is unrecovered only when not back within 10 % of the points so far (5 % on a finished run) and that window has passed"),
   "training.no_learning": heldBack("judges the first window against the last one of the whole run; a slow start is not a failure yet"),
   "training.chance_level": heldBack("a run at chance may still leave it; a run that learned and fell back to chance is reported at once", (f) => f.evidence.every((e) => e.values?.never_left === false)),
   "training.init_loss_sanity": fires("the first loss is known from the first logged step"),

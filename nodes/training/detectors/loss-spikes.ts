@@ -3,6 +3,7 @@ import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { curveOf, pickSeries } from "../curves.js";
 import { type Excursion, findExcursions } from "../excursions.js";
 import type { TrainingRun } from "../model.js";
+import { stillRunning } from "../partial-run.js";
 import { logValues } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
@@ -38,10 +39,16 @@ function spikesOf(run: TrainingRun): LossSpikes | null {
   if (c.values.length < 20) return null;
   const logScale = c.values.every((v) => v > 0);
   const y = logScale ? logValues(c.values) : c.values;
+  // A run still going is a short prefix of itself: 5 % of it is a few points, so a live spike gets twice as long
+  // (10 %) to recover before it is called unrecovered.
+  const running = stillRunning(run);
+  const recoverWithin = Math.max(3, Math.ceil((running ? 0.1 : 0.05) * y.length));
   const spikes = findExcursions(y, {
     cutoff: (level, sigma) => level + Math.max(SPIKE_SIGMAS * sigma, logScale ? MIN_JUMP : 0.1 * Math.abs(level)),
-    recoverWithin: Math.max(3, Math.ceil(0.05 * y.length)),
+    recoverWithin,
   });
+  // On a run still going, a spike whose recovery window has not passed yet may still recover: not "unrecovered".
+  if (running) for (const e of spikes) if (e.recovered === false && e.end + recoverWithin > y.length - 1) e.recovered = null;
   return { name: c.name, steps: c.steps, y, logScale, spikes };
 }
 
