@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { psi } from "../../../client/dataset/drift.js";
+import { type Engine, openEngine } from "../../../client/dataset/engine.js";
+import { numericProfile } from "../../../client/dataset/numeric.js";
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await openEngine();
+  // Ties across the splits: at 0, F_train = 3/4 and F_test = 1/4; at 1 both are 1. KS = 0.5 (scipy's ks_2samp too).
+  await engine.run("CREATE TABLE tr AS SELECT * FROM (VALUES (0), (0), (0), (1)) t(x)");
+  await engine.run("CREATE TABLE te AS SELECT * FROM (VALUES (0), (1), (1), (1)) t(x)");
+});
+afterAll(async () => engine.close());
+
+describe.each([true, false])("numeric profile (grouped: %s)", (grouped) => {
+  it("reads KS only where a value ends, and quartiles by linear interpolation, on hand-computable data", async () => {
+    const p = await numericProfile(engine, "x", { table: "tr", count: 4 }, { table: "te", count: 4 }, psi, grouped);
+    // Running sums inside the tie at 0 would reach |3/4 − 0| = 0.75 if every row were read.
+    expect(p.drift?.ks).toBe(0.5);
+    // h = 3q: p25 = x[0.75] = 0, p50 = x[1.5] = 0, p75 = x[2.25] = 0 + 0.25 · (1 − 0).
+    expect(p.quartiles).toEqual([0, 0, 0.25]);
+    if (grouped) expect(p.distinct).toEqual({ unique: 2, top: "0", topFrequency: 3 });
+    else expect(p.distinct).toBeNull();
+  });
+});
