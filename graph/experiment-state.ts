@@ -20,7 +20,7 @@ export interface ExperimentResult {
   noise: NoiseModel | null;
   /** Each run's standing: its score (best objective), final level, and why it counts as failed. */
   verdicts: Array<{ name: string; score: number | null; final: number | null; failure: string | null }>;
-  /** Why no cross-run reasoning was possible (no objective), or null. */
+  /** Why no cross-run reasoning was possible (no objective), or what failed in it (the model's narration), or null. */
   error: string | null;
 }
 

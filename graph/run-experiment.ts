@@ -21,6 +21,8 @@ export async function runComparison(graph: ExperimentGraph, compare: CompareCont
       callbacks: (options.callbacks ?? []) as never,
     },
   );
-  const llm = { llm: { mode: "deterministic", note: "Cross-run findings come from deterministic detectors; each run's own analysis follows the service's LLM mode." } };
+  const llm = deps.llm
+    ? { llm: deps.llm.describe(compare.language) }
+    : { llm: { mode: "deterministic", language: "en", note: "No language model is configured: findings come from deterministic detectors and texts are in English." } };
   return assembleCompareResponse(state, EXPERIMENT_AGENT, llm);
 }
