@@ -5,6 +5,8 @@ import type { Experiment } from "../model.js";
 
 /** Runs named per grouped finding, at most. */
 const NAMED = 10;
+/** Share of the runs from which a shared finding is the setup's rather than some configurations'. */
+const MOST = 0.5;
 
 /**
  * Per-run findings that several runs share, one line each ("training.overfitting in 14 of 20 runs"), so the same
@@ -23,7 +25,10 @@ export function detectSharedRunFindings(e: Experiment): Finding[] {
   }
   const shared = [...byId].filter(([, v]) => v.runs.length >= 2).sort(([a, x], [b, y]) => severityRank(x.severity) - severityRank(y.severity) || y.runs.length - x.runs.length || a.localeCompare(b));
   if (shared.length === 0) return [];
-  const worst = SEVERITIES[Math.min(...shared.map(([, v]) => severityRank(v.severity)))]!;
+  // The group is as severe as what most runs share (the setup's problem); rarer ones are listed, and failures are
+  // experiment.failed_runs' to judge.
+  const common = shared.filter(([, v]) => v.runs.length > e.runs.length * MOST);
+  const worst = common.length ? SEVERITIES[Math.min(...common.map(([, v]) => severityRank(v.severity)))]! : "info";
   return [
     detectorFinding({
       id: "experiment.shared_run_findings",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { judge, measureRegression } from "../../support/experiment-calibration.js";
+import { detectSharedRunFindings } from "../../../nodes/experiment/detectors/shared-findings.js";
 import { lrGrid, randomSearch, type RunSpec } from "../../support/synthetic-sweep.js";
 
 const SEEDS = [1, 2, 3];
@@ -70,6 +71,20 @@ describe("cross-run detectors on seeded synthetic sweeps", () => {
     expect(experiment.runs.filter((r) => r.failure).map((r) => r.name)).toEqual(["lr0.003-s1", "lr0.003-s2", "lr0.01-s1", "lr0.01-s2"]);
     // The failed high end is part of the range tried: 1e-3 is not an edge optimum.
     expect(ids(findings)).not.toContain("experiment.boundary_optimum");
+  });
+
+  it("groups a per-run finding seen in several runs once, as severe as what most runs share", () => {
+    const specs = lrGrid([1e-4, 1e-3], [1, 2], 1e-3);
+    const { experiment } = judge(specs, null);
+    const finding = (id: string, severity: "critical" | "low") => ({ id, title: id, severity, confidence: 0.8 });
+    // Every run overfits a little; two runs also hit a critical problem of their own.
+    experiment.runs.forEach((r, i) => (r.digest.findings = [finding("training.early_stop_opportunity", "low"), ...(i < 2 ? [finding("training.nonfinite_loss", "critical")] : [])]));
+    const [grouped] = detectSharedRunFindings(experiment);
+    expect(grouped?.severity).toBe("low");
+    expect(grouped?.evidence.map((e) => [e.values?.finding_id, e.observed])).toEqual([
+      ["training.nonfinite_loss", 2],
+      ["training.early_stop_opportunity", 4],
+    ]);
   });
 
   it("ranks the parameters of a random search by rank correlation: lr matters, weight decay (no effect) does not", () => {
