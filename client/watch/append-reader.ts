@@ -67,7 +67,8 @@ export class LineFollower {
     const parts = text.split("\n");
     this.partial = parts.pop()!;
     const complete = parts.map((l) => l.replace(/\r$/, "")).filter((l) => l !== "");
-    this.lines.push(...complete);
+    // One push per line: a spread of a million rows (a large log's first read) overflows the call stack.
+    for (const l of complete) this.lines.push(l);
     return { added: complete.length, rewritten: g.kind === "rewritten" };
   }
 }
