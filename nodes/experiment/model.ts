@@ -156,7 +156,7 @@ export function groupOf(e: Experiment, run: string): ConfigGroup | undefined {
   return r && e.groups.find((g) => g.config === r.config);
 }
 
-/** The smallest worsening of `a` against `b` that is more than chance at one-sided level `p`, given group sizes. */
+/** The smallest difference between two configuration means (groups of `na` and `nb` runs) beyond noise, for a t or normal `quantile`. */
 export function criticalDifference(noise: NoiseModel, na: number, nb: number, quantile: number): number {
   return quantile * noise.sigma * Math.sqrt(1 / na + 1 / nb);
 }
