@@ -10,6 +10,7 @@ import { renderCompareMarkdown, renderCompareText } from "../render/compare.js";
 import { detectedParts, mergeArtifacts } from "../request/build-request.js";
 import { stringifyRequest } from "../request/json.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS } from "../transport/retry.js";
+import { runAsJob } from "../transport/job.js";
 import { sendWithRetry } from "../transport/send.js";
 import type { CompareOptions } from "./compare-options.js";
 import type { Io } from "./io.js";
@@ -52,6 +53,9 @@ function parse(body: string): CompareResponseBody {
   return parsed.data;
 }
 
+/** From this many runs a comparison is sent as a job (POST /v1/jobs) and followed, not held on one request. */
+export const JOB_MIN_RUNS = 20;
+
 /** `ml-diagnose compare`: read each folder, send the runs, render, and gate on a regression against the baseline. */
 export async function runCompare(o: CompareOptions, io: Io): Promise<ExitCode> {
   const err = palette(colourWanted(io.stderr.isTTY ?? false, io.env, o.noColor));
@@ -65,15 +69,25 @@ export async function runCompare(o: CompareOptions, io: Io): Promise<ExitCode> {
     await write(`${stringifyRequest(request, 2)}\n`);
     return EXIT.ok;
   }
-  const answer = await sendWithRetry({
-    url: `${o.server}/v1/compare`,
+  const send = {
     body: stringifyRequest(request),
     timeoutMs: o.timeoutMs,
     policy: { retries: o.retries, maxWaitMs: o.maxWaitMs, baseDelayMs: DEFAULT_BASE_DELAY_MS, maxDelayMs: DEFAULT_MAX_DELAY_MS },
     clock: io.clock,
     random: io.random,
-    onRetry: (n) => io.stderr.write(`${err.dim(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}`)}\n`),
-  });
+    onRetry: (n: { retry: number; delayMs: number; reason: string }) => io.stderr.write(`${err.dim(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}`)}\n`),
+  };
+  const runCount = Array.isArray(request.runs) ? request.runs.length : 0;
+  // A large experiment runs as a job: no request held open for minutes, and it survives a replica going away.
+  const answer =
+    runCount >= JOB_MIN_RUNS
+      ? await runAsJob({
+          ...send,
+          server: o.server,
+          onSubmitted: (id) => !o.quiet && io.stderr.write(`${err.dim(`${runCount} runs: submitted as job ${id}`)}\n`),
+          onProgress: (p) => !o.quiet && p.runs_total != null && io.stderr.write(`${err.dim(`runs analysed: ${p.runs_done ?? 0}/${p.runs_total}`)}\n`),
+        })
+      : await sendWithRetry({ ...send, url: `${o.server}/v1/compare` });
   const response = parse(answer);
   const colour = !o.output && colourWanted(io.stdout.isTTY ?? false, io.env, o.noColor);
   await write(o.format === "json" ? (answer.endsWith("\n") ? answer : `${answer}\n`) : o.format === "markdown" ? renderCompareMarkdown(response) : renderCompareText(response, palette(colour)));

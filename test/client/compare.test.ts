@@ -71,6 +71,17 @@ describe("ml-diagnose compare", { timeout: 120_000 }, () => {
     expect(md.stdout).toContain("| high | Worse than the baseline");
   });
 
+  it("sends 20 runs or more as a job and follows it, with the same rendering", async () => {
+    const more = (await Promise.all([group("a", "a", 0.5, 21), group("b", "b", 0.52, 31), group("c", "c", 0.54, 41), group("d", "d", 0.56, 51)])).flat();
+    const folders = [...main, ...worse, ...same, ...more];
+    const r = await cli(["compare", ...folders, "--format", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/21 runs: submitted as job [0-9a-f-]{36}/);
+    expect(r.stderr).toContain("runs analysed: 21/21");
+    expect(CompareResponseSchema.parse(JSON.parse(r.stdout)).runs).toHaveLength(21);
+    expect(svc.logs.some((l) => l.includes('"msg":"job queued"'))).toBe(true);
+  });
+
   it("refuses flags that cannot work together, with exit 2", async () => {
     const r = await cli(["compare", ...main, "--fail-on-regression"]);
     expect(r.code).toBe(2);
