@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { decodeCompareRequest, TooManyRunsError } from "../../../artifacts/compare-request.js";
+import { expandExperimentRuns } from "../../../artifacts/mlflow/experiment-runs.js";
 import { RequestDecodeError } from "../../../artifacts/request.js";
+import { loadServiceSettings } from "../../../config/env.js";
+import { Deadline } from "../../../graph/deadline.js";
 import { resolveObjective } from "../../../nodes/experiment/objective.js";
 
 const run = (name: string, extra: Record<string, unknown> = {}) => ({ name, params: { lr: 0.1 }, training_artifacts: { metrics: { val_loss: [1, 0.5] } }, ...extra });
@@ -45,6 +48,35 @@ describe("POST /v1/compare decoding", () => {
     expect(err).toBeInstanceOf(TooManyRunsError);
     expect((err as TooManyRunsError).status).toBe(413);
     expect((err as Error).message).toMatch(/3 runs exceed the limit of 2 runs per comparison \(SERVICE_MAX_COMPARE_RUNS\)/);
+  });
+});
+
+describe("runs selected on the tracking server", () => {
+  it("keeps an experiment or run-id selector for expansion and checks the baseline only once names are known", () => {
+    const c = decode({ runs: [run("a"), { mlflow: { experiment: "sweep", filter: "params.lr = '0.1'", max_runs: 5 } }, { mlflow: { run_ids: ["abc123"] } }], baseline: "abc123" });
+    expect(c.runs.map((r) => r.name)).toEqual(["a"]);
+    expect(c.selectors).toEqual([
+      { index: 1, selector: { experiment: "sweep", filter: "params.lr = '0.1'", max_runs: 5 } },
+      { index: 2, selector: { run_ids: ["abc123"] } },
+    ]);
+    expect(c.baseline).toBe("abc123");
+  });
+
+  it("decodes a single-run reference (experiment + run_name) as one run, as /v1/analyse does", () => {
+    const c = decode({ runs: [{ name: "main", mlflow: { experiment: "sweep", run_name: "main" } }] });
+    expect(c.selectors).toEqual([]);
+    expect(c.runs[0]!.context.mlflow).toEqual({ experiment: "sweep", run_name: "main" });
+  });
+
+  it("refuses a malformed selector naming the field", () => {
+    expect(() => decode({ runs: [{ mlflow: { experiment: "sweep", max_runs: 0 } }] })).toThrow(/^runs\[0\]\.mlflow/);
+    expect(() => decode({ runs: [{ mlflow: { run_ids: ["../etc"] } }] })).toThrow(/expected an MLflow run id/);
+  });
+
+  it("needs a tracking server to expand them: 400 naming SERVICE_MLFLOW_TRACKING_URI", async () => {
+    const c = decode({ runs: [{ mlflow: { experiment: "sweep" } }] });
+    const settings = loadServiceSettings({});
+    await expect(expandExperimentRuns(c, { settings, deadline: new Deadline() })).rejects.toMatchObject({ status: 400, code: "MLFLOW_NOT_CONFIGURED" });
   });
 });
 
