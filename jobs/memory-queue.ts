@@ -11,6 +11,8 @@ export interface MemoryQueueLimits {
   retentionMs: number;
   /** Finished jobs kept at most, whatever their age: memory stays bounded under any submission rate. */
   maxFinished?: number;
+  /** Milliseconds clock for the retention; tests inject one. */
+  clock?: { now(): number };
 }
 
 interface LiveJob {
@@ -35,7 +37,13 @@ export class MemoryJobQueue implements JobQueue {
     private readonly runner: JobRunner,
     private readonly limits: MemoryQueueLimits,
   ) {
-    this.finished = new LRUCache<string, JobView>({ max: limits.maxFinished ?? 10_000, ttl: limits.retentionMs });
+    this.finished = new LRUCache<string, JobView>({
+      max: limits.maxFinished ?? 10_000,
+      ttl: limits.retentionMs,
+      // Check the clock on every read, so an injected clock is exact.
+      ttlResolution: 0,
+      ...(limits.clock ? { perf: limits.clock } : {}),
+    });
   }
 
   async submit(request: JobRequest): Promise<void> {

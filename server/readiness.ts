@@ -53,8 +53,9 @@ export interface ReadinessDeps {
 /**
  * The checks of /readyz over what the service depends on: the LLM endpoint (its model list, the cheapest call
  * an OpenAI-compatible server answers) when a base URL is configured, and the MLflow tracking server (`/version`)
- * when one is, and Redis (its connection's state) when SERVICE_REDIS_URL is set. Each is bounded in time and cached; a failing one makes the service `degraded`, not unready: it
- * still answers, deterministically or from inline artifacts.
+ * when one is, and Redis (its connection's state) when SERVICE_REDIS_URL is set. Each is bounded in time and
+ * cached; a failing one makes the service `degraded`, not unready: it still answers, deterministically or from
+ * inline artifacts (and with Redis gone, from this process's caches).
  */
 export function createReadinessChecks({ settings, llmConfig, redis, fetch: fetchImpl = fetch, now = () => performance.now() }: ReadinessDeps): () => Promise<CheckResult[]> {
   const probes: Probe[] = [];
