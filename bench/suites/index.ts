@@ -35,5 +35,6 @@ export const SUITES: Suite[] = [
   lazy("checkpoint_scan", "GB/s", "checkpoint scan throughput and peak RSS next to numpy", async () => (await import("./checkpoint-scan.js")).benchCheckpointScan),
   lazy("dataset_stats", "s", "client dataset statistics of CSV and Parquet next to pandas", async () => (await import("./dataset-stats.js")).benchDatasetStats),
   lazy("scale_out", "analyses/s", "offline throughput with 1 and 2 replicas sharing Redis, LLM cache hit in-process and in Redis, job queue cost", async () => (await import("./scale-out.js")).benchScaleOut),
+  lazy("watch_tick", "ms", "one ml-diagnose watch tick (appended read + re-analysis) on a growing 10⁴–10⁶-row log", async () => (await import("./watch-tick.js")).benchWatchTick),
   lazy("client_prepare", "s", "ml-diagnose's client-side time for a 1 GB checkpoint and a 10⁶-row metrics CSV", async () => (await import("./client-prepare.js")).benchClientPrepare),
 ];
