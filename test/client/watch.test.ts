@@ -156,6 +156,26 @@ describe("ml-diagnose watch", () => {
     expect(trace.printed.filter((p) => SEVERE.test(p.line))).toEqual([]);
   });
 
+  it("follows Keras' train/ and validation/ event files of one run together", async () => {
+    const dir = await freshDir();
+    const source = join(RUNS_DIR, "keras-healthy/logs");
+    const writes: Write[][] = [];
+    for (const split of ["train", "validation"]) {
+      const [name] = (await readdir(join(source, split))).filter((f) => f.startsWith("events.out.tfevents."));
+      await mkdir(join(dir, "logs", split), { recursive: true });
+      writes.push(recordWrites(join(dir, "logs", split, name!), await readFile(join(source, split, name!)), 3));
+    }
+    // Both files grow at once, as Keras writes them: one chunk of each per tick.
+    const interleaved = Array.from({ length: Math.max(...writes.map((w) => w.length)) }, (_, i): Write => async () => {
+      for (const w of writes) await w[i]?.();
+    });
+    const trace = await replayWatch(args(dir), interleaved);
+    expect(trace.code, trace.stderr).toBe(0);
+    expect(trace.stderr).toContain("following TensorBoard event files in logs/");
+    expect(trace.analysesAt.length).toBeGreaterThanOrEqual(2);
+    expect(trace.printed.filter((p) => SEVERE.test(p.line))).toEqual([]);
+  });
+
   it("follows an MLflow file-store run and ends when its meta.yaml says FINISHED", async () => {
     const dir = await freshDir();
     const source = join(RUNS_DIR, "mlflow-healthy/mlruns/601005287335152268/20a885f555884edeadf8d0200fbe95fd");
