@@ -1,6 +1,6 @@
-// http_overhead host: the real service (server/main.ts, exactly as `npm start` runs it, on PORT) and, in the
-// same process and event loop, the baseline — an Express handler that parses and echoes the JSON body — on
-// the port given as the first argument.
+// http_overhead host, under plain node: the real service (dist/server/main.js, exactly as `npm start` runs it,
+// on PORT) and, in the same process and event loop, the baseline — an Express handler that parses and echoes
+// the JSON body — on the port given as the first argument.
 import { once } from "node:events";
 import express from "express";
 
@@ -17,4 +17,4 @@ echo.get("/", (_req, res) => {
 });
 await once(echo.listen(echoPort, "127.0.0.1"), "listening");
 
-await import("../../server/main.js");
+await import("../../dist/server/main.js");

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,10 +41,20 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+let built = false;
+
+/** Compiles dist/ as `npm install` does, once per bench run, so the service measured is of the current sources. */
+export function buildOnce(): void {
+  if (built) return;
+  const run = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`npm run build failed:\n${run.stdout}${run.stderr}`);
+  built = true;
+}
+
 export interface StartOptions {
-  /** Script relative to the root: server/main.ts under tsx is exactly what `npm start` runs. */
+  /** Script relative to the root; by default dist/server/main.js, built first: exactly what `npm start` runs. */
   entry?: string;
-  /** tsx (as `npm start`), or plain node for a baseline in plain JavaScript. */
+  /** Plain node (as `npm start`, and for baselines), or tsx for the sources as `npm run dev` runs them. */
   launcher?: "tsx" | "node";
   /** Pass the port as the script's first argument too (for baselines that read no environment). */
   portArgument?: boolean;
@@ -76,13 +87,14 @@ export async function waitForOk(url: string, tracked: Tracked, timeoutMs: number
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms; see ${logFile}`);
 }
 
-/** Starts the service (or another server script) with tsx on a free loopback port and waits until it is ready. */
+/** Starts the service (or another server script) on a free loopback port and waits until it is ready. */
 export async function startService(options: StartOptions): Promise<RunningService> {
+  if (options.entry === undefined) buildOnce();
   const port = await freePort();
   const logFile = join(OUT_DIR, `${options.name}.log`);
+  const command = options.launcher === "tsx" ? TSX : process.execPath;
+  const args = [options.entry ?? "dist/server/main.js", ...(options.portArgument ? [String(port)] : []), ...(options.args ?? [])];
   const started = performance.now();
-  const command = options.launcher === "node" ? process.execPath : TSX;
-  const args = [options.entry ?? "server/main.ts", ...(options.portArgument ? [String(port)] : []), ...(options.args ?? [])];
   const tracked = spawnTracked(command, args, {
     cwd: ROOT,
     env: childEnv({ ...options.env, PORT: String(port), HOST: "127.0.0.1" }),

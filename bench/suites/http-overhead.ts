@@ -3,7 +3,7 @@ import { timedPost } from "../lib/http.js";
 import type { BenchProfile } from "../lib/options.js";
 import { type BenchResult, type BenchRow, ratioOf } from "../lib/result.js";
 import { readSampleRequest } from "../lib/sample.js";
-import { freePort, withService } from "../lib/service.js";
+import { buildOnce, freePort, withService } from "../lib/service.js";
 import { quantile } from "../lib/stats.js";
 
 interface Load {
@@ -48,8 +48,9 @@ const row = (metric: string, unit: string, value: number, baseline: number): Ben
 export async function benchHttpOverhead(profile: BenchProfile): Promise<BenchResult> {
   const body = readSampleRequest();
   const echoPort = await freePort();
+  buildOnce();
   const runs = await withService(
-    { name: "http-overhead-service", entry: "bench/hosts/service-with-echo.ts", args: [String(echoPort)] },
+    { name: "http-overhead-service", entry: "bench/hosts/service-with-echo.mjs", launcher: "node", args: [String(echoPort)] },
     async (service) => {
       const analyse = `${service.url}/v1/analyse`;
       const echo = `http://127.0.0.1:${echoPort}/echo`;
@@ -75,7 +76,7 @@ export async function benchHttpOverhead(profile: BenchProfile): Promise<BenchRes
     unit: "ms",
     baseline: e1.p50,
     ratio: ratioOf(a1.p50, e1.p50),
-    description: `offline analysis of the sample request (4 artifacts, ~2k metric rows, ${Math.round(body.length / 1024)} KB) over real HTTP against the service process (server/main.ts), autocannon ${profile.loadSeconds} s per run: p50 latency at concurrency 1`,
+    description: `offline analysis of the sample request (4 artifacts, ~2k metric rows, ${Math.round(body.length / 1024)} KB) over real HTTP against the service process (dist/server/main.js, as npm start runs it), autocannon ${profile.loadSeconds} s per run: p50 latency at concurrency 1`,
     baselineDescription: "an Express handler in the same process that parses (express.json) and echoes the same body",
     note: `At concurrency 10 (the 10-analysis limit exactly) ${refused} of ${total10} answers were 503${a10.errors + a10.timeouts > 0 ? `, ${a10.errors} errors, ${a10.timeouts} timeouts` : ""}; latencies count 2xx answers only.`,
     rows: [

@@ -1,7 +1,6 @@
-import { spawnSync } from "node:child_process";
 import type { BenchProfile } from "../lib/options.js";
 import { type BenchResult, ratioOf } from "../lib/result.js";
-import { ROOT, type StartOptions, startService } from "../lib/service.js";
+import { buildOnce, type StartOptions, startService } from "../lib/service.js";
 import { median } from "../lib/stats.js";
 
 async function timeToReady(options: StartOptions): Promise<number> {
@@ -12,15 +11,9 @@ async function timeToReady(options: StartOptions): Promise<number> {
 
 const BARE = "bench/hosts/bare-server.mjs";
 
-/** Compiles dist/ as `npm install` does, so the measured start is of the current sources. */
-function build(): void {
-  const built = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, encoding: "utf8" });
-  if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
-}
-
 /** startup: spawn → first 200 from /readyz for `npm start` (node dist/), next to a bare HTTP server under plain node. */
 export async function benchStartup(profile: BenchProfile): Promise<BenchResult> {
-  build();
+  buildOnce();
   const built: number[] = [];
   const sources: number[] = [];
   const bareNode: number[] = [];
@@ -28,7 +21,7 @@ export async function benchStartup(profile: BenchProfile): Promise<BenchResult> 
   for (let i = 0; i < profile.startups; i++) {
     bareNode.push(await timeToReady({ name: "startup-bare-node", entry: BARE, launcher: "node", portArgument: true, readyPath: "/" }));
     built.push(await timeToReady({ name: "startup-service", entry: "dist/server/main.js", launcher: "node" }));
-    sources.push(await timeToReady({ name: "startup-service-tsx" }));
+    sources.push(await timeToReady({ name: "startup-service-tsx", entry: "server/main.ts", launcher: "tsx" }));
   }
   const value = median(built);
   const baseline = median(bareNode);
