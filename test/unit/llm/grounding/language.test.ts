@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { proseOf, readLanguage } from "../../../../llm/grounding/language.js";
+import { FIRST_READ_CHARS, proseOf, proseSample, readLanguage } from "../../../../llm/grounding/language.js";
 
 const fr = { code: "fr", name: "French" };
 
@@ -14,5 +14,15 @@ describe("readLanguage", () => {
   it("does not judge too little prose, nor a language franc has no profile for", () => {
     expect(readLanguage(["[fr] training.overfitting 0.41"], fr)).toEqual({ detected: null, matches: null });
     expect(readLanguage(["Some long English text about validation loss and what it means for the run."], { code: "tlh", name: "Klingon" })).toEqual({ detected: null, matches: null });
+  });
+
+  it("samples a slice of each text in turn, up to the characters asked", () => {
+    const texts = ["alpha ".repeat(40), "beta ".repeat(40), "gamma ".repeat(40), "delta ".repeat(40), "epsilon ".repeat(40)];
+    const first = proseSample(texts, FIRST_READ_CHARS);
+    for (const word of ["alpha", "beta", "gamma", "delta"]) expect(first).toContain(word);
+    // The sample is full once the first four texts had their slice: the fifth is not read.
+    expect(first).not.toContain("epsilon");
+    expect(first.length).toBeLessThanOrEqual(FIRST_READ_CHARS + texts.length);
+    expect(proseSample(texts).length).toBeGreaterThan(first.length);
   });
 });
