@@ -131,6 +131,8 @@ export class BullmqJobQueue implements JobQueue {
       const [job, cancelled] = await Promise.all([this.queue.getJob(id) as Promise<Job<JobData, JobOutcome> | undefined>, this.client.exists(this.cancelKey(id))]);
       const view = (state: JobView["state"], extra: Partial<JobView> = {}): JobView => ({ id, state, progress: null, result: null, error: null, ...extra });
       if (!job) return cancelled ? view("cancelled") : null;
+      // BullMQ trims finished jobs by age only when another job finishes: past the retention a job is gone here.
+      if (job.finishedOn && Date.now() - job.finishedOn > this.options.retentionMs) return null;
       const state = await job.getState();
       const progress = typeof job.progress === "object" && job.progress !== null ? (job.progress as unknown as JobProgress) : null;
       if (state === "completed") {

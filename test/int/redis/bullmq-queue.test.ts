@@ -90,6 +90,25 @@ describe("BullmqJobQueue (real redis-server)", () => {
     }
   });
 
+  it("a finished job is gone (null, so 404) once the retention time has passed, even with no other job finishing", async () => {
+    const queue = new BullmqJobQueue(async () => ({ state: "done", result: 1 }), {
+      url: `${redis.url}/4`,
+      logger: createLogger("silent"),
+      workers: 1,
+      maxQueued: 10,
+      retentionMs: 300,
+      attempts: 1,
+      lockMs: 30_000,
+    });
+    try {
+      await queue.submit({ id: "short-lived", body: {} });
+      expect(await until(() => queue.get("short-lived"), (j) => j?.state === "done")).toMatchObject({ result: 1 });
+      expect(await until(() => queue.get("short-lived"), (j) => j === null)).toBeNull();
+    } finally {
+      await queue.close();
+    }
+  });
+
   it("refuses a job once SERVICE_MAX_QUEUED_JOBS wait, counted across replicas", async () => {
     const { runner, held, finishAll } = heldRunner();
     const [a, b] = replicas(runner, 3, 2);
