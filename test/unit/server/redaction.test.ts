@@ -12,6 +12,12 @@ describe("configuredSecrets", () => {
     expect(configuredSecrets(token, null)).toEqual(["mlflow-token-4"]);
   });
 
+  it("collects the password of SERVICE_REDIS_URL, percent-decoded", () => {
+    const settings = loadServiceSettings({ SERVICE_REDIS_URL: "rediss://default:redis%2Fpass-5@cache.internal:6380/0" });
+    expect(configuredSecrets(settings, null)).toEqual(["redis/pass-5"]);
+    expect(configuredSecrets(loadServiceSettings({ SERVICE_REDIS_URL: "redis://127.0.0.1:6379" }), null)).toEqual([]);
+  });
+
   it("leaves out values too short to search for", () => {
     expect(configuredSecrets(loadServiceSettings({ SERVICE_MLFLOW_TOKEN: "abc" }), { apiKey: "" })).toEqual([]);
   });
