@@ -8,7 +8,7 @@ import { TrainingArtifactSchema } from "../../../nodes/training/schema.js";
 import { TRAINING_DETECTORS } from "../../../nodes/training/detectors/index.js";
 import { measureAlarmTiming, measurePrefixFalseAlarms, prefixSteps, runningPrefix } from "../../support/partial-run-calibration.js";
 import { loadRunItems, runRequests } from "../../support/run-folders.js";
-import { faultyHistory } from "../../support/synthetic-faults.js";
+import { FAULT_TYPES, faultyHistory } from "../../support/synthetic-faults.js";
 
 const items = await loadRunItems();
 const severe = (s: string) => severityRank(s as never) <= severityRank("high");
@@ -88,15 +88,17 @@ describe("a training run still going (metadata.status running)", () => {
     }
   });
 
-  it("raises a high or critical finding on ≤ 1 % of 150 healthy histories at any of 20 running prefixes, and no finished-run finding", () => {
-    const figures = measurePrefixFalseAlarms(150, 20);
+  it("raises a high or critical finding on ≤ 1 % of 500 healthy histories at any of 20 running prefixes, and no finished-run finding", () => {
+    const figures = measurePrefixFalseAlarms(500, 20);
     expect(figures.heldBackLeaks).toBe(0);
     expect(figures.alarmedRuns / figures.runs, figures.alarms.join("; ")).toBeLessThanOrEqual(0.01);
-  });
+  }, 120_000);
 
-  it.each(["nonfinite_loss", "divergence", "exploding_gradients"] as const)("alarms on a strong %s before the run ends", (fault) => {
-    const timing = measureAlarmTiming(fault, 10);
-    expect(timing.found).toBe(10);
-    expect(timing.medianElapsed!).toBeLessThan(1);
+  // docs/detectors.md publishes the same figures on 40 cases per fault.
+  it.each(FAULT_TYPES)("dates a strong %s: found on every case, before the end unless its detector waits for it", (fault) => {
+    const timing = measureAlarmTiming(fault, 8);
+    expect(timing.found).toBe(timing.cases);
+    if (timing.mode === "held_back") expect(timing.medianElapsed).toBe(1);
+    else if (timing.medianElapsed !== null) expect(timing.medianElapsed).toBeLessThan(1);
   });
 });
