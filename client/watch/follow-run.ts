@@ -53,6 +53,8 @@ export class RunFollower {
     this.source ??= await chooseSource(this.root, files);
     const s = this.source;
     if (!s) return { added: 0, ended: false };
+    // The Trainer's end marker ends the watch whichever of its logs (event files or trainer_state.json) is followed.
+    this.ended ||= files.some((f) => HF_END_FILES.has(basename(f.path)));
     let added = 0;
     switch (s.kind) {
       case "csv": {
@@ -83,7 +85,6 @@ export class RunFollower {
             s.seen = seen;
           }
         }
-        this.ended ||= files.some((f) => HF_END_FILES.has(basename(f.path)));
         break;
       }
       case "mlflow":
@@ -150,7 +151,7 @@ export class RunFollower {
           if (isRecord(config)) this.params = { ...config, ...this.params };
         } else if (basename(dirname(f.path)) === "params") this.params[name] = await readFile(f.path, "utf8");
       } catch {
-        // A parameter file being written is read again when it changes name or appears complete on a later run.
+        // A parameter file caught half-written is tried again at the next poll.
         this.paramFiles.delete(f.path);
       }
     }
