@@ -178,7 +178,8 @@ export class BullmqJobQueue implements JobQueue {
 
   async close(): Promise<void> {
     clearInterval(this.refresher);
-    await this.worker.close().catch(() => {});
+    // With Redis gone nothing can be handed back: do not wait for running jobs (BullMQ retakes them once it is back).
+    await this.worker.close(this.client.status !== "ready").catch(() => {});
     await this.queue.close().catch(() => {});
     this.client.disconnect();
     this.workerConnection.disconnect();
