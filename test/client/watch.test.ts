@@ -7,6 +7,7 @@ import { WATCH_OPTIONS } from "../../client/cli/watch-options.js";
 import { WATCH_HELP } from "../../client/cli/watch-help.js";
 import { detectTrainingFindings } from "../../nodes/training/detect.js";
 import { parseTrainingArtifact } from "../../nodes/training/parse/index.js";
+import { runCli } from "../support/client-process.js";
 import { startService, type RunningService } from "../support/http-service.js";
 import { RUNS_DIR } from "../support/run-folders.js";
 import { faultyHistory } from "../support/synthetic-faults.js";
@@ -79,6 +80,19 @@ const firstCovering = (analysesAt: number[], writes: number) => analysesAt.findI
 describe("ml-diagnose watch", () => {
   it("documents every flag in its help", () => {
     for (const flag of Object.keys(WATCH_OPTIONS)) expect(WATCH_HELP).toContain(`--${flag}`);
+  });
+
+  it("is a command of the real launcher: help, and usage errors with exit 2", async () => {
+    const help = await runCli(["watch", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(WATCH_HELP);
+    expect((await runCli(["--help"])).stdout).toContain("watch <folder>");
+    const noPid = await runCli(["watch", tmp, "--signal-pid", "123"]);
+    expect(noPid.code).toBe(2);
+    expect(noPid.stderr).toContain("--signal-pid goes with --stop-on");
+    const notFolder = await runCli(["watch", join(tmp, "missing"), "--server", service.url]);
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toContain("not a folder");
   });
 
   it("reports a real Lightning run's exploding loss within two analyses of its row, signals the training and exits 1 (--stop-on)", async () => {
