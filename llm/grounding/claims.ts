@@ -39,13 +39,16 @@ const NAME_WINDOW_WORDS = 5;
 /**
  * The values of the quantity a number is stated for: the nearest field name of the evidence among the few words
  * before it (one word such as val_loss or best_epoch, or two such as "canned goods"), or null when none is named.
- * A value true elsewhere in the evidence ("std 1" where 1 is a count) is still wrong for that quantity.
+ * A value true elsewhere in the evidence ("std 1" where 1 is a count) is still wrong for that quantity, and in a
+ * sentence that cites findings, a value of that field in another finding is wrong for the ones it speaks of
+ * (when they hold the field; else any value of the field shown).
  */
-function namedQuantity(before: string, evidence: GroundingEvidence): NumberIndex | null {
+function namedQuantity(before: string, evidence: GroundingEvidence, findings: readonly string[]): NumberIndex | null {
   const words = before.toLowerCase().match(/[\p{L}\p{N}_]+/gu)?.slice(-NAME_WINDOW_WORDS) ?? [];
+  const named = (name: string) => (findings.length ? evidence.byName.get(name, findings) : undefined) ?? evidence.byName.get(name);
   for (let i = words.length - 1; i >= 0; i--) {
-    const pair = i > 0 ? evidence.byName.get(`${words[i - 1]} ${words[i]}`) : undefined;
-    const single = /^\d+$/u.test(words[i]!) ? undefined : evidence.byName.get(words[i]!);
+    const pair = i > 0 ? named(`${words[i - 1]} ${words[i]}`) : undefined;
+    const single = /^\d+$/u.test(words[i]!) ? undefined : named(words[i]!);
     if (pair ?? single) return (pair ?? single)!;
   }
   return null;
@@ -53,17 +56,19 @@ function namedQuantity(before: string, evidence: GroundingEvidence): NumberIndex
 
 /**
  * Why a sentence fails against the evidence, or null when it holds: every id it cites exists, every number it
- * states matches a value shown (within the rounding written), of the quantity it names when it names one, and a severity it claims is no higher than the
- * findings it cites or, citing none, than `allowed`.
+ * states matches a value shown (within the rounding written), of the quantity it names when it names one (in the
+ * findings it cites when they hold it), and a severity it claims is no higher than the findings it cites or,
+ * citing none, than `allowed`.
  */
 export function checkSentence(text: string, evidence: GroundingEvidence, allowed: Severity): GroundingReason | null {
   const ids = citedIds(text);
   if (ids.some((id) => !evidence.ids.has(id))) return "unknown_id";
+  const findings = ids.filter((id) => evidence.severityOf.has(id));
   // Digits inside cited ids are names, not quantities.
   const plain = ids.length ? ids.reduce((t, id) => t.split(id).join(" "), text) : text;
   for (const n of DIGIT.test(plain) ? statedNumbers(plain) : []) {
     if (!evidence.numbers.grounds(n)) return "number";
-    const quantity = namedQuantity(plain.slice(Math.max(0, n.index - 80), n.index), evidence);
+    const quantity = namedQuantity(plain.slice(Math.max(0, n.index - 80), n.index), evidence, findings);
     if (quantity && !quantity.grounds(n)) return "number";
   }
   const claimed = claimedSeverity(text);

@@ -4,8 +4,11 @@ import { evidenceValues, NumberIndex } from "./numbers.js";
 /** What a model answer is checked against: the values, ids and severities of the evidence it was given. */
 export interface GroundingEvidence {
   numbers: NumberIndex;
-  /** The numbers under each field name (lower case), nested ones included: what "std 0.02" may state. */
-  byName: { get(name: string): NumberIndex | undefined };
+  /**
+   * The numbers under each field name (lower case), nested ones included: what "std 0.02" may state; with
+   * finding ids, only those inside these findings (undefined when they hold no such field).
+   */
+  byName: { get(name: string, findings?: readonly string[]): NumberIndex | undefined };
   /** Finding ids, detector rule ids and agent names the answer may cite. */
   ids: ReadonlySet<string>;
   /** Each finding's severity, by id. */
@@ -20,31 +23,45 @@ export interface GroundingEvidence {
  * every name above it; a name's index is built the first time a sentence names it.
  */
 class NamedNumbers {
-  /** Per name, [start, end) pairs into `numbers`. */
+  /** Per name, and per finding id, [start, end) pairs into `numbers`. */
   private readonly ranges = new Map<string, number[]>();
-  private readonly built = new Map<string, NumberIndex>();
+  private readonly findings = new Map<string, number[]>();
+  private readonly built = new Map<string, NumberIndex | undefined>();
 
   constructor(private readonly numbers: readonly number[]) {}
 
   addRange(name: string, start: number, end: number): void {
-    if (start === end) return;
-    const list = this.ranges.get(name);
-    if (list) list.push(start, end);
-    else this.ranges.set(name, [start, end]);
+    pushRange(this.ranges, name, start, end);
   }
 
-  get(name: string): NumberIndex | undefined {
-    let index = this.built.get(name);
-    if (!index) {
-      const ranges = this.ranges.get(name);
-      if (!ranges) return undefined;
-      const values: number[] = [];
-      for (let i = 0; i < ranges.length; i += 2) for (let j = ranges[i]!; j < ranges[i + 1]!; j++) values.push(this.numbers[j]!);
-      index = new NumberIndex(values);
-      this.built.set(name, index);
+  addFinding(id: string, start: number, end: number): void {
+    pushRange(this.findings, id, start, end);
+  }
+
+  get(name: string, findings?: readonly string[]): NumberIndex | undefined {
+    const key = findings?.length ? `${name}\u0000${findings.join("\u0000")}` : name;
+    if (this.built.has(key)) return this.built.get(key);
+    const ranges = this.ranges.get(name);
+    if (!ranges) return undefined;
+    const within = findings?.length ? findings.flatMap((id) => this.findings.get(id) ?? []) : [0, this.numbers.length];
+    const values: number[] = [];
+    for (let i = 0; i < ranges.length; i += 2) {
+      for (let w = 0; w < within.length; w += 2) {
+        const end = Math.min(ranges[i + 1]!, within[w + 1]!);
+        for (let j = Math.max(ranges[i]!, within[w]!); j < end; j++) values.push(this.numbers[j]!);
+      }
     }
+    const index = values.length ? new NumberIndex(values) : undefined;
+    this.built.set(key, index);
     return index;
   }
+}
+
+function pushRange(map: Map<string, number[]>, key: string, start: number, end: number): void {
+  if (start === end) return;
+  const list = map.get(key);
+  if (list) list.push(start, end);
+  else map.set(key, [start, end]);
 }
 
 /**
@@ -77,11 +94,13 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
       }
       if (typeof o.rule_id === "string") ids.add(o.rule_id);
       if (Array.isArray(o.finding_ids)) for (const id of o.finding_ids) if (typeof id === "string") ids.add(id);
+      const first = numbers.length;
       for (const key in o) {
         const start = numbers.length;
         walk(o[key]);
         byName.addRange(key.toLowerCase(), start, numbers.length);
       }
+      if (typeof o.id === "string" && SEVERITIES.includes(severity)) byName.addFinding(o.id, first, numbers.length);
     }
   };
   for (const value of shown) walk(value);

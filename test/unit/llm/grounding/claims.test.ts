@@ -45,6 +45,17 @@ describe("checkSentence", () => {
     expect(checkSentence("El valor de canned goods se sitúa en 25.", named, "info")).toBeNull();
   });
 
+  it("checks a named number of a sentence that cites findings against those findings' values of that field", () => {
+    // 12.5 is dataset.class_imbalance's observed value, not training.overfitting's.
+    expect(checkSentence("training.overfitting: observed 12.5.", evidence, "high")).toBe("number");
+    expect(checkSentence("training.overfitting: observed 0.58.", evidence, "high")).toBeNull();
+    expect(checkSentence("dataset.class_imbalance: observed 12.5, see TH-13.", evidence, "high")).toBeNull();
+    // Citing no finding, or findings without that field, any value of the field shown stands.
+    expect(checkSentence("The observed value is 12.5.", evidence, "high")).toBeNull();
+    const withDigest = collectEvidence({ ...shown, digest: { best_epoch: 12 } });
+    expect(checkSentence("training.overfitting: best_epoch 12.", withDigest, "high")).toBeNull();
+  });
+
   it("reads ids and severity words", () => {
     expect(citedIds("see training.overfitting and TH-13.")).toEqual(["training.overfitting", "TH-13"]);
     expect(claimedSeverity("un problème critique")).toBe("critical");
