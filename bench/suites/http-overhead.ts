@@ -50,7 +50,8 @@ export async function benchHttpOverhead(profile: BenchProfile): Promise<BenchRes
   const echoPort = await freePort();
   buildOnce();
   const runs = await withService(
-    { name: "http-overhead-service", entry: "bench/hosts/service-with-echo.mjs", launcher: "node", args: [String(echoPort)] },
+    // One address plays the ten clients of concurrency 10: the per-client cap (429) is lifted above them.
+    { name: "http-overhead-service", entry: "bench/hosts/service-with-echo.mjs", launcher: "node", args: [String(echoPort)], env: { SERVICE_MAX_CONCURRENT_PER_CLIENT: "100" } },
     async (service) => {
       const analyse = `${service.url}/v1/analyse`;
       const echo = `http://127.0.0.1:${echoPort}/echo`;
