@@ -136,7 +136,9 @@ export class BullmqJobQueue implements JobQueue {
       const state = await job.getState();
       const progress = typeof job.progress === "object" && job.progress !== null ? (job.progress as unknown as JobProgress) : null;
       if (state === "completed") {
-        const outcome = job.returnvalue;
+        // The job may have finished between reading it and reading its state: read it again for its outcome.
+        const outcome = job.returnvalue ?? ((await this.queue.getJob(id)) as Job<JobData, JobOutcome> | undefined)?.returnvalue;
+        if (!outcome) return view("running", { progress });
         if (outcome.state === "done") return view("done", { progress, result: outcome.result });
         if (outcome.state === "failed") return view("failed", { progress, error: outcome.error });
         return view("cancelled", { progress });
