@@ -103,7 +103,7 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
     );
   }
   app.use(createKnowledgeRouter(runtime.knowledgeBase));
-  const openapi = buildOpenApiDocument();
+  const openapi = buildOpenApiDocument({ trackingServer: Boolean(settings.SERVICE_MLFLOW_TRACKING_URI) });
   app.get("/openapi.json", (_req, res) => {
     res.json(openapi);
   });

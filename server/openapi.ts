@@ -20,11 +20,40 @@ function queryParameters(schema: z.ZodObject): Array<Record<string, unknown>> {
   }));
 }
 
-const json = (schema: z.ZodType) => ({ "application/json": { schema: z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) } });
+/**
+ * A tuple of one item type (an evidence window [start, end]) as `items` with a fixed length rather than
+ * `prefixItems` and `items: false`: both are valid OpenAPI 3.1, but schemathesis 4 reports the second as an invalid
+ * schema object and skips the operation's response checks.
+ */
+function uniformTuples(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(uniformTuples);
+  if (node === null || typeof node !== "object") return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, uniformTuples(v)]));
+  const prefix = out.prefixItems as unknown[] | undefined;
+  if (prefix && out.items === false && prefix.every((item) => JSON.stringify(item) === JSON.stringify(prefix[0]))) {
+    const { prefixItems: _, ...rest } = out;
+    return { ...rest, items: prefix[0] };
+  }
+  return out;
+}
+
+const json = (schema: z.ZodType) => ({
+  "application/json": { schema: uniformTuples(z.toJSONSchema(schema, { unrepresentable: "any", io: "input" })) as Record<string, unknown> },
+});
 const error = (description: string) => ({ description, content: json(ErrorBodySchema) });
 
-/** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests and shape responses. */
-export function buildOpenApiDocument(): Record<string, unknown> {
+/** What the deployment serves that changes what a request may hold. */
+export interface OpenApiDeployment {
+  /** SERVICE_MLFLOW_TRACKING_URI is set: a request may name a run (without it, `mlflow` is a 400). */
+  trackingServer: boolean;
+}
+
+/**
+ * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests and shape responses, for
+ * this deployment: what it would refuse whatever the values (a run reference without a tracking server) is not
+ * offered.
+ */
+export function buildOpenApiDocument(deployment: OpenApiDeployment): Record<string, unknown> {
   const responses = {
     400: error("The request could not be decoded (detail starts with 'Error decoding request:')"),
     404: error("A referenced run, experiment, dataset or artifact is not on the tracking server"),
@@ -38,9 +67,22 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     503: error("Too many analyses in flight, shutting down, or the tracking server is unreachable"),
     504: error("The analysis exceeded SERVICE_REQUEST_TIMEOUT_MS"),
   };
-  // An empty object names nothing to analyze (400): the document says so, so generated requests are not empty.
+  // A body must name something to analyze (server/analyze-request.ts): a non-empty artifact object or, with a
+  // tracking server, a run (by reference or by dataset name); checks_artifacts with its legacy name
+  // deepchecks_artifacts is a 400 (artifacts/request.ts). The document says both, so requests made from it are
+  // not refused.
   const analysisBody = json(AnalysisRequestSchema);
-  (analysisBody["application/json"].schema as Record<string, unknown>).minProperties = 1;
+  const analysisSchema = analysisBody["application/json"].schema as { properties: Record<string, unknown> };
+  const notNull = { not: { type: "null" } };
+  const given = (field: string, schema: Record<string, unknown>) => ({ required: [field], properties: { [field]: schema } });
+  const artifactFields = ["dataset_artifacts", "checks_artifacts", "deepchecks_artifacts", "training_artifacts", "model_checkpoint_artifacts"];
+  const somethingToAnalyze = artifactFields.map((field) => given(field, { type: "object", minProperties: 1 }));
+  if (deployment.trackingServer) somethingToAnalyze.push(given("mlflow", notNull), given("dataset_name", { type: "string" }));
+  else analysisSchema.properties.mlflow = { type: "null", description: "This service has no tracking server (SERVICE_MLFLOW_TRACKING_URI): send the artifacts inline." };
+  Object.assign(analysisSchema, {
+    anyOf: somethingToAnalyze,
+    not: { required: ["checks_artifacts", "deepchecks_artifacts"], properties: { checks_artifacts: notNull, deepchecks_artifacts: notNull } },
+  });
   const analyse = {
     summary: "Analyze a training run's artifacts",
     requestBody: { required: true, content: analysisBody },

@@ -24,14 +24,26 @@ describe("the served OpenAPI document declares what each route requires", () => 
     expect(doc.paths["/v1/graph"].get.parameters).toEqual([{ name: "format", in: "query", required: false, schema: { type: "string", enum: ["json", "mermaid"] } }]);
   });
 
-  it("analysis bodies must not be empty, as the routes answer", async () => {
+  it("analysis bodies must name something to analyze, as the routes answer", async () => {
     for (const path of ["/v1/analyse", "/v1/analyze", "/v1/report"]) {
       const schema = doc.paths[path].post.requestBody.content["application/json"].schema;
-      expect(schema.minProperties, path).toBe(1);
+      // One non-empty artifact object at least; no run reference on a service without a tracking server.
+      expect(schema.anyOf.map((alternative: { required: string[] }) => alternative.required[0]), path).toEqual([
+        "dataset_artifacts", "checks_artifacts", "deepchecks_artifacts", "training_artifacts", "model_checkpoint_artifacts",
+      ]);
+      expect(schema.anyOf[0].properties.dataset_artifacts).toEqual({ type: "object", minProperties: 1 });
+      expect(schema.properties.mlflow.type).toBe("null");
+      expect(schema.not.required).toEqual(["checks_artifacts", "deepchecks_artifacts"]);
       expect(schema.properties.dataset_name.anyOf?.[0]?.maxLength ?? schema.properties.dataset_name.maxLength).toBe(1000);
-      const res = await postJson(`${svc.url}${path}`, {});
-      expect(res.status).toBe(400);
-      expect(res.json.detail).toMatch(/^Error decoding request: \(body\): nothing to analyze/);
+      for (const body of [{}, { training_artifacts: {}, dataset_name: "d" }]) {
+        const res = await postJson(`${svc.url}${path}`, body);
+        expect(res.status).toBe(400);
+        expect(res.json.detail).toMatch(/^Error decoding request: \(body\): nothing to analyze/);
+      }
+      const both = await postJson(`${svc.url}${path}`, { checks_artifacts: { checks: [] }, deepchecks_artifacts: { checks: [] } });
+      expect(both.json.detail).toMatch(/^Error decoding request: deepchecks_artifacts: give either/);
+      const run = await postJson(`${svc.url}${path}`, { mlflow: { run_id: "abc" } });
+      expect(run.json.code).toBe("MLFLOW_NOT_CONFIGURED");
     }
   });
 });
