@@ -26,6 +26,9 @@ const PREFIX = "mld:v1:bull";
 /** How often a running job looks for a cancellation asked on another replica. */
 const CANCEL_POLL_MS = 500;
 
+/** ioredis' errors for a connection lost mid-command, refused, or too slow (the client may not know it is down yet). */
+const CONNECTION_TROUBLE = /Connection is closed|Stream isn't writeable|Command timed out|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT/;
+
 interface JobData {
   body: unknown;
 }
@@ -111,7 +114,8 @@ export class BullmqJobQueue implements JobQueue {
     try {
       return await work();
     } catch (err) {
-      if (err instanceof QueueFullError) throw err;
+      // Only Redis being away is "unavailable": anything else is a fault of ours, answered 500 and logged.
+      if (err instanceof QueueFullError || (this.client.status === "ready" && !CONNECTION_TROUBLE.test((err as Error).message))) throw err;
       throw new QueueUnavailableError(`the job queue's Redis is unavailable (${(err as Error).message}); retry shortly`);
     }
   }
