@@ -1,6 +1,5 @@
 import type { Language } from "../../artifacts/language.js";
 import type { ChatMessage } from "../prompt-kit.js";
-import { isCheckable, readLanguage } from "./language.js";
 import { type GroundingReport, GroundingTally } from "./report.js";
 
 /** The model answered in another language than asked, twice: the caller keeps its deterministic text. */
@@ -35,6 +34,9 @@ export async function answerInLanguage<T>(
   language: Language,
   textsOf: (answer: T) => string[],
 ): Promise<{ answer: T; tally: GroundingTally }> {
+  // Imported at the first answer: franc's language profiles are a twentieth of the start-up, and deterministic
+  // mode never checks a language.
+  const { isCheckable, readLanguage } = await import("./language.js");
   if (!isCheckable(language)) return { answer: await ask(messages), tally: new GroundingTally({ expected: language.code, detected: null, outcome: "unchecked" }) };
   const first = await ask(messages);
   const read = readLanguage(textsOf(first), language);
