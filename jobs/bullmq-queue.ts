@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import type { Logger } from "../config/logger.js";
 import { bullmq, ioredis } from "../redis/libraries.js";
 import { redisAddress } from "../redis/link.js";
-import type { JobOutcome, JobProgress, JobRequest, JobRunner, JobView } from "./job.js";
+import { type JobOutcome, type JobProgress, JobProgressSchema, type JobRequest, type JobRunner, type JobView } from "./job.js";
 import { emptyCounts, type JobCounts, type JobQueue, QueueFullError, QueueUnavailableError } from "./queue.js";
 
 export interface BullmqQueueOptions {
@@ -138,7 +138,9 @@ export class BullmqJobQueue implements JobQueue {
       // BullMQ trims finished jobs by age only when another job finishes: past the retention a job is gone here.
       if (job.finishedOn && Date.now() - job.finishedOn > this.options.retentionMs) return null;
       const state = await job.getState();
-      const progress = typeof job.progress === "object" && job.progress !== null ? (job.progress as unknown as JobProgress) : null;
+      // Read back from Redis: checked, so a value some other writer left there is no progress rather than a wrong one.
+      const parsed = JobProgressSchema.safeParse(job.progress);
+      const progress = parsed.success ? parsed.data : null;
       if (state === "completed") {
         // The job may have finished between reading it and reading its state: read it again for its outcome.
         const outcome = job.returnvalue ?? ((await this.queue.getJob(id)) as Job<JobData, JobOutcome> | undefined)?.returnvalue;
