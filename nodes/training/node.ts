@@ -3,12 +3,14 @@ import { AGENT_NAMES } from "../../graph/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
 import { type AnalyzerSpec, runAnalyzer } from "../analyzer.js";
 import { prioritizeFindings } from "../findings.js";
+import { groupByRootCause } from "../root-causes.js";
 import { detectTrainingFindings } from "./detect.js";
 import { trainingDigest } from "./digest.js";
 import type { TrainingFacts } from "./facts.js";
 import { trainingFacts } from "./facts-of.js";
 import type { TrainingRun } from "./model.js";
 import { parseTrainingArtifact } from "./parse/index.js";
+import { TRAINING_ROOT_CAUSES } from "./root-causes.js";
 
 /** What was analyzed, e.g. "training_artifacts.metrics (lightning_csv, 1950 rows, 10 series)". */
 function describeRun(run: TrainingRun): string[] {
@@ -23,9 +25,9 @@ export const trainingAnalyzer: AnalyzerSpec<TrainingRun, TrainingFacts> = {
   kind: "training",
   agentName: AGENT_NAMES.training,
   parse: (payload) => parseTrainingArtifact(payload),
-  detect: detectTrainingFindings,
+  detect: (run) => groupByRootCause(prioritizeFindings(detectTrainingFindings(run)), TRAINING_ROOT_CAUSES),
   facts: (run) => trainingFacts(run),
-  digest: (run) => trainingDigest(run, prioritizeFindings(detectTrainingFindings(run))),
+  digest: (run) => trainingDigest(run, trainingAnalyzer.detect(run)),
   describe: describeRun,
 };
 
