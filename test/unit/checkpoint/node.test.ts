@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGLISH } from "../../../artifacts/language.js";
 import { loadServiceSettings } from "../../../config/env.js";
+import { Deadline } from "../../../graph/deadline.js";
 import type { FactsByKind } from "../../../graph/facts.js";
 import type { AgentResult } from "../../../graph/result.js";
 import type { AnalyzerInput } from "../../../graph/state.js";
@@ -37,9 +38,9 @@ const input = (payload: Record<string, unknown>): AnalyzerInput => ({
   modelName: null,
 });
 
-async function run(payload: Record<string, unknown>, env: Record<string, string> = {}, signal?: AbortSignal) {
+async function run(payload: Record<string, unknown>, env: Record<string, string> = {}, deadline = new Deadline()) {
   const settings = loadServiceSettings({ SERVICE_ARTIFACT_ROOTS: root, ...env });
-  const update = await analyzeCheckpoint(input(payload), { context: testDeps({ settings, workspace }), signal });
+  const update = await analyzeCheckpoint(input(payload), { context: testDeps({ settings, workspace, deadline }) });
   return {
     result: (update.agentResults as Record<string, AgentResult>)[AGENT]!,
     facts: (update.facts as FactsByKind | undefined)?.checkpoint,
@@ -100,8 +101,9 @@ describe("analyzeCheckpoint", () => {
   });
 
   it("stops when the request is aborted", async () => {
-    const controller = new AbortController();
-    controller.abort(new Error("request timed out"));
-    await expect(run({ checkpoint_path: join(root, "lightning.ckpt") }, {}, controller.signal)).rejects.toThrow("request timed out");
+    // The request's deadline is what every step follows (graph/deadline.ts): ended, it ends the scan.
+    const deadline = new Deadline();
+    deadline.abort(new Error("request timed out"));
+    await expect(run({ checkpoint_path: join(root, "lightning.ckpt") }, {}, deadline)).rejects.toThrow("request timed out");
   });
 });
