@@ -26,6 +26,8 @@ interface Candidate {
   impact: number;
   theme: string | null;
   words: Set<string>;
+  /** The action normalized once: candidates are compared with every group. */
+  normalizedAction: string;
 }
 
 /** Every finding of every agent by id (the first agent to report an id wins; ids are stable across agents). */
@@ -46,7 +48,7 @@ function impactOf(findingIds: readonly string[], findings: ReadonlyMap<string, F
 const normalized = (action: string) => action.toLowerCase().replace(/[^a-z0-9 ]+/g, " ").replace(/\s+/g, " ").trim();
 
 function sameAdvice(a: Candidate, b: Candidate): boolean {
-  if (normalized(a.rec.action) === normalized(b.rec.action)) return true;
+  if (a.normalizedAction === b.normalizedAction) return true;
   if (a.theme !== null || b.theme !== null) return a.theme === b.theme;
   return overlap(a.words, b.words) >= SAME_WORDING;
 }
@@ -63,7 +65,7 @@ function mergeGroup(group: readonly Candidate[]): Omit<PlannedRecommendation, "i
     source: group.some((c) => c.rec.source === "detector") ? "detector" : "llm",
     theme: lead.theme,
     agents: unique(group.map((c) => c.agent)),
-    merged_actions: unique(group.slice(1).map((c) => c.rec.action)).filter((a) => normalized(a) !== normalized(lead.rec.action)),
+    merged_actions: unique(group.slice(1).filter((c) => c.normalizedAction !== lead.normalizedAction).map((c) => c.rec.action)),
   };
 }
 
@@ -85,6 +87,7 @@ export function planRecommendations(agentResults: Record<string, AgentResult>): 
         impact: impactOf(rec.finding_ids, findings),
         theme: themeOf(rec.action),
         words: actionWords(rec.action),
+        normalizedAction: normalized(rec.action),
       })),
     )
     .sort((a, b) => byImpactThenEffort({ ...a.rec, impact: a.impact }, { ...b.rec, impact: b.impact }) || a.agent.localeCompare(b.agent));
