@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AnalysisRequestSchema } from "../artifacts/request.js";
 import { AnalysisResponseSchema } from "../graph/result.js";
+import { JobViewSchema } from "../jobs/job.js";
 import { KnowledgeQueryParamsSchema } from "./routes/knowledge.js";
 
 const ErrorBodySchema = z.object({
@@ -96,6 +97,9 @@ export function buildOpenApiDocument(deployment: OpenApiDeployment): Record<stri
       ...responses,
     },
   };
+  const jobId = { name: "id", in: "path", required: true, schema: { type: "string" } };
+  const noJob = error("No such job: never submitted, or finished more than SERVICE_JOB_RETENTION_MS ago");
+  const queueDown = error("The job queue's Redis is unavailable (Retry-After)");
   const text = (description: string, type: string) => ({ description, content: { [type]: { schema: { type: "string" } } } });
   return {
     openapi: "3.1.0",
@@ -125,6 +129,33 @@ export function buildOpenApiDocument(deployment: OpenApiDeployment): Record<stri
           summary: "Ranked knowledge documents with scores (q, domain, type, limit), for debugging retrieval",
           parameters: queryParameters(KnowledgeQueryParamsSchema),
           responses: { 200: { description: "Ranked documents", content: { "application/json": { schema: { type: "object" } } } }, 400: error("A bad or unknown parameter") },
+        },
+      },
+      "/v1/jobs": {
+        post: {
+          summary: "Run an analysis as a job (the body of /v1/analyse; a body with `runs` is a comparison, as /v1/compare takes)",
+          requestBody: { required: true, content: analysisBody },
+          responses: {
+            202: { description: "Queued; Location names the job", content: json(z.object({ id: z.string() })) },
+            400: responses[400],
+            408: responses[408],
+            413: responses[413],
+            415: responses[415],
+            429: responses[429],
+            503: error("SERVICE_MAX_QUEUED_JOBS jobs wait, the queue's Redis is unavailable, or the service is shutting down (Retry-After)"),
+          },
+        },
+      },
+      "/v1/jobs/{id}": {
+        get: { summary: "A job: state, progress, then its result or error", parameters: [jobId], responses: { 200: { description: "The job", content: json(JobViewSchema) }, 404: noJob, 503: queueDown } },
+        delete: { summary: "Cancel a queued or running job", parameters: [jobId], responses: { 200: { description: "The job as it is now", content: json(JobViewSchema) }, 404: noJob, 503: queueDown } },
+      },
+      "/v1/jobs/{id}/events": {
+        get: {
+          parameters: [jobId],
+          summary: "A job's progress as server-sent events: state on every change, then result, failed or cancelled",
+          // Each event's data is JSON of its own shape (the job, the analysis response, the error): no one schema.
+          responses: { 200: { description: "The event stream", content: { "text/event-stream": { schema: {} } } }, 404: noJob, 503: queueDown },
         },
       },
       "/debug": { get: { summary: "Debug page: the graph, a streamed run, the report", responses: { 200: text("The page", "text/html") } } },
