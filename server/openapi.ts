@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CompareRequestSchema } from "../artifacts/compare-request.js";
 import { AnalysisRequestSchema } from "../artifacts/request.js";
 import { AnalysisResponseSchema } from "../graph/result.js";
 import { JobViewSchema } from "../jobs/job.js";
@@ -129,6 +130,27 @@ export function buildOpenApiDocument(deployment: OpenApiDeployment): Record<stri
           summary: "Ranked knowledge documents with scores (q, domain, type, limit), for debugging retrieval",
           parameters: queryParameters(KnowledgeQueryParamsSchema),
           responses: { 200: { description: "Ranked documents", content: { "application/json": { schema: { type: "object" } } } }, 400: error("A bad or unknown parameter") },
+        },
+      },
+      "/v1/compare": {
+        post: {
+          summary: "Judge the runs of one experiment against each other (docs/experiments.md)",
+          description:
+            "Each run (inline, with the artifact shapes of /v1/analyse, or pulled from the tracking server) is analysed by the per-run graph, " +
+            "then compared: differences within seed noise, a best value on the edge of a swept range, sensitivity, failed runs and what they share, " +
+            "regression against the baseline, the run to pick. More than SERVICE_MAX_COMPARE_RUNS runs is a 413.",
+          requestBody: { required: true, content: json(CompareRequestSchema) },
+          responses: {
+            200: { description: "runs (one entry per run: name, summary, top findings), cross-run findings, summary, recommendations, citations", content: { "application/json": { schema: { type: "object" } } } },
+            ...responses,
+          },
+        },
+      },
+      "/v1/compare/report": {
+        post: {
+          summary: "The comparison as a self-contained HTML page with the objective plotted against each swept parameter",
+          requestBody: { required: true, content: json(CompareRequestSchema) },
+          responses: { 200: text("The report page", "text/html"), ...responses },
         },
       },
       "/v1/jobs": {
