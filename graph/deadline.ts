@@ -154,7 +154,11 @@ export class Deadline {
  * step that ignores the signal (a model client mid-retry, a parser) cannot hold its caller past its budget.
  */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // Nobody waits for the abandoned work any more: its own failure, superseded by the abort, must not go unhandled.
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });

@@ -92,4 +92,20 @@ describe("Deadline", () => {
       stop();
     }
   });
+
+  it("leaves no unhandled rejection behind when the request had already ended before the work failed", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const ended = new Deadline();
+      ended.abort(new Error("client gone"));
+      const work = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("parse failed late")), 5));
+      await expect(untilAborted(work, ended.signal)).rejects.toThrow("client gone");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
 });
