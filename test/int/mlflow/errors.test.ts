@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postJson, type RunningService, startService } from "../../support/http-service.js";
+import { workspacesIn } from "../../support/workspaces-left.js";
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -35,7 +36,7 @@ describe("tracking-server errors over HTTP", () => {
       expect(res.json).toMatchObject({ code: "MLFLOW_UNAVAILABLE", detail: expect.stringContaining(`the tracking server http://127.0.0.1:${port}/mlflow is unreachable (ECONNREFUSED)`) });
       expect(res.text).not.toMatch(/ana|pa55word|tok-never-shown/);
       expect(svc.logs.join("\n")).not.toMatch(/pa55word|tok-never-shown/);
-      expect(await readdir(workspaces)).toEqual([]);
+      expect(workspacesIn(workspaces)).toEqual([]);
     } finally {
       await svc.close();
     }

@@ -2,12 +2,12 @@ import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
-import { WORKSPACE_PREFIX } from "../../../artifacts/workspace.js";
 import { collectGarbageRepeatedly } from "../../support/gc.js";
 import { postJson, type RunningService, startService } from "../../support/http-service.js";
+import { workspacesIn } from "../../support/workspaces-left.js";
 import { installedMlflowReleases, type MlflowServer, runMlflowScript, type StallingProxy, startMlflowServer, startStallingProxy } from "../../support/mlflow-server.js";
 import { startProcess } from "../../support/service-process.js";
 import { postForEvents, readSse } from "../../support/sse.js";
@@ -29,8 +29,6 @@ function verdicts(body: any): Record<string, unknown> {
   );
 }
 
-/** Workspaces left anywhere under `dir` (they live in a directory per process). */
-const workspacesIn = (dir: string) => readdirSync(dir, { recursive: true }).map(String).filter((p) => basename(p).startsWith(WORKSPACE_PREFIX));
 const releases = installedMlflowReleases();
 if (releases.length === 0) console.warn("MLflow integration tests skipped: run scripts/setup-mlflow.sh (npm test does)");
 
