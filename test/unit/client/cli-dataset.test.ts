@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,7 @@ describe("ml-diagnose analyse --data", () => {
     const bad = join(dir, "bad.csv");
     writeFileSync(bad, "a,b\n1,2\n3,4,5\n");
     const r = await run(["analyse", "--data", bad, "--server", "http://127.0.0.1:9"]);
+    rmSync(dir, { recursive: true, force: true });
     expect(r.code).toBe(EXIT.usage);
     expect(r.stderr).toContain(`${bad}, line 3`);
     expect(r.stdout).toBe("");

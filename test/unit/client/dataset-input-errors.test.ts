@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { computeDatasetArtifacts, type DatasetError, isDatasetError } from "../../../client/dataset/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "dataset-errors-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, content: string | Buffer): string {
   const path = join(dir, name);
   writeFileSync(path, content);
