@@ -1,13 +1,13 @@
 import type { ParseArgsConfig } from "node:util";
 import { ClientError } from "../errors.js";
-import { DEFAULT_SERVER, oneOf, parseCommandArgs, seconds } from "./options.js";
+import { checkServer, CONNECTION_OPTIONS, type ConnectionOptions, DEFAULT_SERVER, oneOf, parseCommandArgs, readConnection, seconds } from "./options.js";
 
 export const COMPARE_FORMATS = ["text", "json", "markdown"] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];
 
 /** Flags of `ml-diagnose compare`; every one has a long form and a line in its help. */
 export const COMPARE_OPTIONS = {
-  server: { type: "string" },
+  ...CONNECTION_OPTIONS,
   baseline: { type: "string" },
   "mlflow-experiment": { type: "string" },
   filter: { type: "string" },
@@ -19,19 +19,12 @@ export const COMPARE_OPTIONS = {
   output: { type: "string", short: "o" },
   "dataset-name": { type: "string" },
   "dry-run": { type: "boolean" },
-  retries: { type: "string" },
-  "max-wait": { type: "string" },
-  timeout: { type: "string" },
-  quiet: { type: "boolean", short: "q" },
-  "no-color": { type: "boolean" },
-  help: { type: "boolean", short: "h" },
 } as const satisfies ParseArgsConfig["options"];
 
 /** `ml-diagnose compare` as the flags ask for it, checked. */
-export interface CompareOptions {
+export interface CompareOptions extends ConnectionOptions {
   /** Run folders (or files), one run each. */
   paths: string[];
-  server: string;
   /** A run folder (added to the runs if not among them), or the name or MLflow id of a run. */
   baseline: string | null;
   mlflowExperiment: string | null;
@@ -44,12 +37,6 @@ export interface CompareOptions {
   output: string | null;
   datasetName: string | null;
   dryRun: boolean;
-  retries: number;
-  maxWaitMs: number;
-  timeoutMs: number;
-  quiet: boolean;
-  noColor: boolean;
-  help: boolean;
 }
 
 export const COMPARE_HELP = `ml-diagnose compare: judge several runs of one experiment against each other with the service.
@@ -95,8 +82,8 @@ export function readCompareOptions(args: string[], env: Record<string, string | 
   const { values: v, positionals } = parseCommandArgs(args, COMPARE_OPTIONS, "compare");
   const maxRuns = v["max-runs"] === undefined ? null : Math.floor(seconds("max-runs", v["max-runs"], 0, 1));
   const options: CompareOptions = {
+    ...readConnection(v, env),
     paths: positionals,
-    server: (v.server ?? env.ML_DIAGNOSE_SERVER ?? DEFAULT_SERVER).replace(/\/+$/, ""),
     baseline: v.baseline ?? null,
     mlflowExperiment: v["mlflow-experiment"] ?? null,
     filter: v.filter ?? null,
@@ -108,15 +95,9 @@ export function readCompareOptions(args: string[], env: Record<string, string | 
     output: v.output ?? null,
     datasetName: v["dataset-name"] ?? null,
     dryRun: v["dry-run"] ?? false,
-    retries: Math.floor(seconds("retries", v.retries, 4, 0)),
-    maxWaitMs: seconds("max-wait", v["max-wait"], 120, 0) * 1000,
-    timeoutMs: seconds("timeout", v.timeout, 330, 1) * 1000,
-    quiet: v.quiet ?? false,
-    noColor: v["no-color"] ?? false,
-    help: v.help ?? false,
   };
   if (options.help) return options;
-  if (!/^https?:\/\/[^/]+/.test(options.server)) throw new ClientError("USAGE", `--server must be an http(s) URL such as ${DEFAULT_SERVER}, got '${options.server}'`);
+  checkServer(options.server);
   if (options.paths.length === 0 && !options.mlflowExperiment && !options.baseline) {
     throw new ClientError("USAGE", "give run folders, --baseline <folder> or --mlflow-experiment <name> (see `ml-diagnose compare --help`)");
   }

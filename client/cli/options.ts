@@ -7,9 +7,59 @@ export const FORMATS = ["text", "json", "markdown", "html"] as const;
 export type Format = (typeof FORMATS)[number];
 export const DEFAULT_SERVER = "http://127.0.0.1:8844";
 
+/** Flags of every command that talks to the service: where it is, how long to retry, how to print. */
+export const CONNECTION_OPTIONS = {
+  server: { type: "string" },
+  retries: { type: "string" },
+  "max-wait": { type: "string" },
+  timeout: { type: "string" },
+  quiet: { type: "boolean", short: "q" },
+  "no-color": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
+/** The connection flags as read, shared by analyse, compare and watch. */
+export interface ConnectionOptions {
+  server: string;
+  retries: number;
+  maxWaitMs: number;
+  timeoutMs: number;
+  quiet: boolean;
+  noColor: boolean;
+  help: boolean;
+}
+
+interface ConnectionValues {
+  server?: string;
+  retries?: string;
+  "max-wait"?: string;
+  timeout?: string;
+  quiet?: boolean;
+  "no-color"?: boolean;
+  help?: boolean;
+}
+
+/** Reads the connection flags; `env` supplies ML_DIAGNOSE_SERVER when --server is not given. */
+export function readConnection(v: ConnectionValues, env: Record<string, string | undefined>): ConnectionOptions {
+  return {
+    server: (v.server ?? env.ML_DIAGNOSE_SERVER ?? DEFAULT_SERVER).replace(/\/+$/, ""),
+    retries: Math.floor(seconds("retries", v.retries, 4, 0)),
+    maxWaitMs: seconds("max-wait", v["max-wait"], 120, 0) * 1000,
+    timeoutMs: seconds("timeout", v.timeout, 330, 1) * 1000,
+    quiet: v.quiet ?? false,
+    noColor: v["no-color"] ?? false,
+    help: v.help ?? false,
+  };
+}
+
+/** Refuses a service address that is not an http(s) URL (checked after --help, which needs none). */
+export function checkServer(server: string): void {
+  if (!/^https?:\/\/[^/]+/.test(server)) throw new ClientError("USAGE", `--server must be an http(s) URL such as ${DEFAULT_SERVER}, got '${server}'`);
+}
+
 /** Flags of `ml-diagnose analyse`; every one has a long form and a line in its help. */
 export const ANALYSE_OPTIONS = {
-  server: { type: "string" },
+  ...CONNECTION_OPTIONS,
   format: { type: "string", short: "f" },
   output: { type: "string", short: "o" },
   "fail-on": { type: "string" },
@@ -24,19 +74,12 @@ export const ANALYSE_OPTIONS = {
   "dataset-name": { type: "string" },
   "model-name": { type: "string" },
   language: { type: "string" },
-  retries: { type: "string" },
-  "max-wait": { type: "string" },
-  timeout: { type: "string" },
   progress: { type: "boolean" },
-  quiet: { type: "boolean", short: "q" },
-  "no-color": { type: "boolean" },
-  help: { type: "boolean", short: "h" },
 } as const satisfies ParseArgsConfig["options"];
 
 /** `ml-diagnose analyse` as the flags ask for it, checked. */
-export interface AnalyseOptions {
+export interface AnalyseOptions extends ConnectionOptions {
   paths: string[];
-  server: string;
   format: Format;
   output: string | null;
   failOn: Severity | null;
@@ -53,14 +96,8 @@ export interface AnalyseOptions {
   datasetName: string | null;
   modelName: string | null;
   language: string | null;
-  retries: number;
-  maxWaitMs: number;
-  timeoutMs: number;
   /** null: on when stderr is a terminal. */
   progress: boolean | null;
-  quiet: boolean;
-  noColor: boolean;
-  help: boolean;
 }
 
 /** parseArgs with a "did you mean" for a mistyped flag, and every problem as a USAGE error. */
@@ -94,8 +131,8 @@ export function readAnalyseOptions(args: string[], env: Record<string, string | 
   const format = oneOf("format", v.format, FORMATS) ?? "text";
   const failOn = oneOf("fail-on", v["fail-on"], SEVERITIES);
   const options: AnalyseOptions = {
+    ...readConnection(v, env),
     paths: positionals,
-    server: (v.server ?? env.ML_DIAGNOSE_SERVER ?? DEFAULT_SERVER).replace(/\/+$/, ""),
     format,
     output: v.output ?? null,
     failOn,
@@ -110,16 +147,10 @@ export function readAnalyseOptions(args: string[], env: Record<string, string | 
     datasetName: v["dataset-name"] ?? null,
     modelName: v["model-name"] ?? null,
     language: v.language ?? null,
-    retries: Math.floor(seconds("retries", v.retries, 4, 0)),
-    maxWaitMs: seconds("max-wait", v["max-wait"], 120, 0) * 1000,
-    timeoutMs: seconds("timeout", v.timeout, 330, 1) * 1000,
     progress: v.progress ?? null,
-    quiet: v.quiet ?? false,
-    noColor: v["no-color"] ?? false,
-    help: v.help ?? false,
   };
   if (options.help) return options;
-  if (!/^https?:\/\/[^/]+/.test(options.server)) throw new ClientError("USAGE", `--server must be an http(s) URL such as ${DEFAULT_SERVER}, got '${options.server}'`);
+  checkServer(options.server);
   if (options.paths.length === 0 && !options.mlflowRun && !options.data) {
     throw new ClientError("USAGE", "give at least one run folder or file, --data <file> or --mlflow-run <id> (see `ml-diagnose analyse --help`)");
   }
