@@ -1,4 +1,4 @@
-import type { GroundingReport } from "../llm/grounding/report.js";
+import type { GroundingReport } from "../domain/grounding.js";
 import { html, type SafeHtml } from "./html.js";
 
 /** What the grounding pass removed from each agent's model answer: counts and reasons (never the removed text). */

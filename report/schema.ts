@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AgentResultSchema, RecommendationSchema } from "../graph/result.js";
-import { GroundingReportSchema } from "../llm/grounding/report.js";
-import { SpanSchema } from "../server/trace.js";
+import { GroundingReportSchema } from "../domain/grounding.js";
+import { SpanSchema } from "../domain/trace.js";
 import { CurvesSchema } from "./curves.js";
 
 /** A cited document as additional_outputs.citations lists it (knowledge/port.ts Citation). */

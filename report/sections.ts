@@ -1,5 +1,5 @@
 import { compareFindings, type Evidence, type Finding, SEVERITIES } from "../graph/result.js";
-import type { Span } from "../server/trace.js";
+import type { Span } from "../domain/trace.js";
 import { html, type SafeHtml, safeHref } from "./html.js";
 import type { PlannedRecommendation, ReportCitation } from "./schema.js";
 

@@ -3,7 +3,7 @@ import type { AnalysisDeps } from "../graph/context.js";
 import type { AnalyzerInput } from "../graph/state.js";
 import { trainingAnalyzer } from "../nodes/training/node.js";
 import { type Curves, summarizeCurves } from "../report/curves.js";
-import type { Span } from "./trace.js";
+import type { Span } from "../domain/trace.js";
 
 /** What `trace: true` adds to additional_outputs: per-node spans and, for a training artifact, its curves. */
 export interface DebugOutputs {

@@ -1,4 +1,5 @@
-import type { Span, SpanListener, SpanStart } from "./trace.js";
+import type { Span, SpanStart } from "../domain/trace.js";
+import type { SpanListener } from "./trace.js";
 
 /** What a streaming client is told as an analysis runs (docs/debugging.md: SSE event format). */
 export type RunEvent =

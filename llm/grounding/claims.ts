@@ -1,10 +1,8 @@
+import type { GroundingReason } from "../../domain/grounding.js";
 import { type Severity, severityRank } from "../../graph/result.js";
 import type { GroundingEvidence } from "./evidence.js";
 import { type NumberIndex, statedNumbers } from "./numbers.js";
 
-/** Why a sentence or an item of a model answer was removed. */
-export const GROUNDING_REASONS = ["number", "unknown_id", "severity", "language"] as const;
-export type GroundingReason = (typeof GROUNDING_REASONS)[number];
 
 // Finding ids are <kind>.<name> (training.overfitting, cross.leakage_x_perfect_scores, training.llm.x); detector
 // rule ids are letters, a dash and two digits (TH-13, CK-01).

@@ -1,7 +1,7 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch/web";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import type { GroundingReport } from "./report.js";
+import type { GroundingReport } from "../../domain/grounding.js";
 
 /** The custom callback event that carries one agent's grounding report out of its node. */
 export const GROUNDING_EVENT = "grounding_report";

@@ -1,6 +1,7 @@
 import type { Language } from "../../artifacts/language.js";
 import type { ChatMessage } from "../prompt-kit.js";
-import { type GroundingReport, GroundingTally } from "./report.js";
+import type { GroundingReport } from "../../domain/grounding.js";
+import { GroundingTally } from "./report.js";
 
 /** The model answered in another language than asked, twice: the caller keeps its deterministic text. */
 export class LlmLanguageError extends Error {

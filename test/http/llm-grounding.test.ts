@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_NAMES, type AgentResult, SEVERITIES, type Severity, severityRank } from "../../graph/result.js";
-import type { GroundingReport } from "../../llm/grounding/report.js";
-import type { Span } from "../../server/trace.js";
+import type { GroundingReport } from "../../domain/grounding.js";
+import type { Span } from "../../domain/trace.js";
 import { type ChatRequestBody, type FakeOpenAI, type FakeReply, isRetry, modelAnswer, requestAgent, startFakeOpenAI } from "../support/fake-openai.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Span, SpanCollector, type SpanStart } from "../../../server/trace.js";
+import type { Span, SpanStart } from "../../../domain/trace.js";
+import { SpanCollector } from "../../../server/trace.js";
 
 /** A clock the test moves by hand. */
 function manualClock(start = 1000) {
