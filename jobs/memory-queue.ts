@@ -23,7 +23,7 @@ interface LiveJob {
 
 /**
  * Jobs in this process, for a service without Redis: a bounded waiting line, SERVICE_JOB_WORKERS running at
- * once, finished jobs kept for the retention time. Everything is lost when the process stops (docs/scaling.md).
+ * once, finished jobs kept for the retention time. Everything is lost when the process stops (docs/deployment.md).
  */
 export class MemoryJobQueue implements JobQueue {
   private readonly live = new Map<string, LiveJob>();

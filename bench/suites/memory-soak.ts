@@ -12,7 +12,7 @@ import { round } from "../lib/stats.js";
 
 /** Analyses kept in flight throughout, as in the soak that showed the lazy heap growth (issue #19). */
 const CONCURRENCY = 8;
-/** The old-space cap docs/scaling.md recommends for a container; checked below to admit the largest analysis. */
+/** The old-space cap docs/deployment.md recommends for a container; checked below to admit the largest analysis. */
 const HEAP_CAP_MB = 512;
 /** The largest body the default limits admit (SERVICE_MAX_BODY_BYTES is 64 MiB), less room for the JSON framing. */
 const LARGEST_BODY_BYTES = 63 * 1024 ** 2;

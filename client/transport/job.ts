@@ -4,7 +4,7 @@ import { type SendOptions, sendWithRetry } from "./send.js";
 import { serviceError } from "./service-error.js";
 import { takeSseFrames } from "./sse.js";
 
-/** A job's progress as the service reports it (docs/scaling.md): runs of a comparison, or nodes of an analysis. */
+/** A job's progress as the service reports it (docs/deployment.md): runs of a comparison, or nodes of an analysis. */
 export interface JobProgress {
   runs_done?: number;
   runs_total?: number | null;
