@@ -9,6 +9,7 @@ import { trainingDetectors } from "../nodes/training/catalog.js";
 import { type FaultFigures, type HealthyFigures, measureFaults, measureHealthy } from "../test/support/detector-calibration.js";
 import { HEALTHY_KINDS } from "../test/support/synthetic-history.js";
 import { type CorpusFigures, measureCheckReportCorpus } from "../test/support/real-corpus.js";
+import { measureCheckpointCorpus } from "../test/support/real-checkpoint-corpus.js";
 import { measureTrainingRunCorpus } from "../test/support/run-folders.js";
 import { PARTIAL_RUN } from "../nodes/training/partial-run.js";
 import { type AlarmTiming, measureAlarmTiming, measurePrefixFalseAlarms, type PrefixFalseAlarms } from "../test/support/partial-run-calibration.js";
@@ -127,6 +128,7 @@ async function main(): Promise<void> {
   const corpusAll = corpus.at(-1)!;
   const runs = await measureTrainingRunCorpus();
   const runsAll = runs.at(-1)!;
+  const checkpoints = await measureCheckpointCorpus();
   const falseAlarms = measurePrefixFalseAlarms(PREFIX_RUNS, PREFIXES);
   const timing = FAULT_TYPES.map((f) => measureAlarmTiming(f, TIMING_CASES));
   const total = trainingDetectors.length + others.reduce((n, c) => n + (c.detectors?.length ?? 0), 0);
@@ -176,6 +178,14 @@ async function main(): Promise<void> {
     checkCorpusTable(runs, { group: "framework", items: "requests", per: "request" }),
     "",
     runsAll.misses.length ? `Missed: ${runsAll.misses.join("; ")}.` : "No expected finding is missed, and no finding listed as absent is present.",
+    "",
+    "## Checkpoint detectors measured on the real-output corpus",
+    "",
+    "Checkpoints written by the tools themselves (`scripts/fixtures/real/checkpoint_corpus.py`, same venv: torch.save state dicts healthy and with NaN, exploding, fp16-overflowed and dead weights; safetensors; Lightning `save_checkpoint` and its `checkpoints/` folder; transformers `save_pretrained`, sharded with its index and with a shard missing; Trainer `checkpoint-N/` folders with optimizer, scheduler and RNG state; truncated files), each through the checkpoint analyzer under `SERVICE_ARTIFACT_ROOTS`, expectations written before the detectors were changed (`test/fixtures/real/checkpoints/<item>/expected.json`). The same items are the test `test/unit/checkpoint/real-corpus.test.ts`; pickle safety on picklescan's own corpus is in docs/checkpoints.md.",
+    "",
+    checkCorpusTable([checkpoints], { group: "corpus", items: "items", per: "checkpoint" }),
+    "",
+    checkpoints.misses.length ? `Missed: ${checkpoints.misses.join("; ")}.` : "No expected finding is missed, and no finding listed as absent is present.",
     "",
   ];
   writeFileSync(OUT, sections.join("\n"));
