@@ -8,7 +8,7 @@ import { integrate } from "../nodes/integrate/node.js";
 import { ANALYZER_NODES, NODE } from "../nodes/names.js";
 import { route, routeArtifacts } from "../nodes/route.js";
 import { analyzeTraining } from "../nodes/training/node.js";
-import { AGENT_NAMES, type AgentName } from "./result.js";
+import { AGENT_NAMES, type AgentName } from "../domain/result.js";
 import { AnalysisState, type AnalyzerInput } from "./state.js";
 
 const AGENT_BY_NODE: Record<(typeof ANALYZER_NODES)[number], AgentName> = {

@@ -4,7 +4,7 @@ import type { BaselineComparison } from "../nodes/experiment/detectors/regressio
 import type { NoiseModel } from "../nodes/experiment/model.js";
 import type { Objective } from "../nodes/experiment/objective.js";
 import type { ExperimentStateValue } from "./experiment-state.js";
-import type { Finding, Recommendation } from "./result.js";
+import type { Finding, Recommendation } from "../domain/result.js";
 
 /** Per-run findings listed in a run's entry; the rest are counted (and grouped across runs in `findings`). */
 const TOP_FINDINGS = 3;

@@ -6,7 +6,7 @@ import type { RunDigest } from "../nodes/experiment/digest.js";
 import type { BaselineComparison } from "../nodes/experiment/detectors/regression.js";
 import type { NoiseModel } from "../nodes/experiment/model.js";
 import type { Objective } from "../nodes/experiment/objective.js";
-import type { Finding, Recommendation } from "./result.js";
+import type { Finding, Recommendation } from "../domain/result.js";
 import { mergeByKey } from "./state.js";
 
 /** What the experiment node concludes across runs. */

@@ -1,6 +1,6 @@
 import { oneLine } from "../artifacts/json-values.js";
 import type { AnalysisStateValue } from "./state.js";
-import type { AgentResult } from "./result.js";
+import type { AgentResult } from "../domain/result.js";
 
 /** The response body of spec §2.2. */
 export interface AnalysisResponse {

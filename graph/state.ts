@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AnalysisContext, ArtifactInput } from "../artifacts/context.js";
 import type { Language } from "../artifacts/language.js";
 import type { FactsByKind } from "./facts.js";
-import type { AgentResult } from "./result.js";
+import type { AgentResult } from "../domain/result.js";
 
 /**
  * Keyed merge whose result has its keys in sorted order, so the order in which parallel branches finish never

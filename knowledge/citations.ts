@@ -1,4 +1,4 @@
-import type { Finding } from "../graph/result.js";
+import type { Finding } from "../domain/result.js";
 import type { KnowledgeDocument } from "./document.js";
 
 /** At most this many documents back one finding: enough to corroborate, few enough to read. */

@@ -1,4 +1,4 @@
-import type { Finding } from "../graph/result.js";
+import type { Finding } from "../domain/result.js";
 import { untilAborted } from "./abort.js";
 import { CACHE_LIMITS, type CacheOptions, type CacheStats, cacheKey, KnowledgeCache } from "./cache.js";
 import { citeFinding, documentsByDetector } from "./citations.js";

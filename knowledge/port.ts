@@ -1,4 +1,4 @@
-import type { Finding } from "../graph/result.js";
+import type { Finding } from "../domain/result.js";
 
 /** One cited document as listed in additional_outputs.citations. */
 export interface Citation {

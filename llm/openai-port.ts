@@ -3,7 +3,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ChatOpenAI } from "@langchain/openai";
 import type { Language } from "../artifacts/language.js";
 import type { Logger } from "../config/logger.js";
-import { AGENT_NAMES } from "../graph/result.js";
+import { AGENT_NAMES } from "../domain/result.js";
 import { adviceMessages } from "../nodes/advise/prompt.js";
 import { summaryMessages } from "../nodes/integrate/prompt.js";
 import { LruLlmCache } from "./cache.js";

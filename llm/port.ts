@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Language } from "../artifacts/language.js";
-import type { AgentResult, Finding, Recommendation } from "../graph/result.js";
+import type { AgentResult, Finding, Recommendation } from "../domain/result.js";
 import type { UsageCollector } from "./usage.js";
 
 /** What an analyzer asks the model: explain and extend its detectors' findings over a bounded digest. */

@@ -1,5 +1,5 @@
 import type { Language } from "../artifacts/language.js";
-import type { Finding } from "../graph/result.js";
+import type { Finding } from "../domain/result.js";
 import { BOUND_LEVELS, boundValue } from "./bound.js";
 
 /**

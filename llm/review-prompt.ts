@@ -1,5 +1,5 @@
 import type { ArtifactKind } from "../artifacts/context.js";
-import { AGENT_NAMES } from "../graph/result.js";
+import { AGENT_NAMES } from "../domain/result.js";
 import { checkpointPrompt } from "../nodes/checkpoint/prompt.js";
 import { checksPrompt } from "../nodes/checks/prompt.js";
 import { datasetPrompt } from "../nodes/dataset/prompt.js";

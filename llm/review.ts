@@ -1,5 +1,5 @@
 import { type ArtifactKind, REQUEST_FIELD_BY_KIND } from "../artifacts/context.js";
-import type { Finding, FindingRecommendation, RecommendationCategory } from "../graph/result.js";
+import type { Finding, FindingRecommendation, RecommendationCategory } from "../domain/result.js";
 import { MAX_CONFIDENCE } from "../nodes/findings.js";
 import type { AgentReviewOutput } from "./schemas.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EffortSchema, RecommendationCategorySchema } from "../graph/result.js";
+import { EffortSchema, RecommendationCategorySchema } from "../domain/result.js";
 
 // These schemas go to the model as OpenAI strict JSON schema (response_format json_schema, strict: true): every
 // property is required, so optional values are `.nullable()`, never `.optional()`, and nothing has a default.

@@ -1,4 +1,4 @@
-import type { AgentResult, Finding, Recommendation } from "../graph/result.js";
+import type { AgentResult, Finding, Recommendation } from "../domain/result.js";
 import { overallAssessment, prioritizeFindings, toLegacyAnalysis } from "./findings.js";
 
 /** One recommendation per finding that carries one, linked to it and to its citations. */

@@ -2,7 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ArtifactKind } from "../artifacts/context.js";
 import type { AnalysisDeps } from "../graph/context.js";
 import type { FactsByKind } from "../graph/facts.js";
-import type { AgentName, Finding } from "../graph/result.js";
+import type { AgentName, Finding } from "../domain/result.js";
 import { AGENT_BUDGET, agentBudgetMs, LLM_BUDGET, llmBudgetMs } from "../graph/budgets.js";
 import { untilAborted } from "../graph/deadline.js";
 import type { AnalysisStateUpdate, AnalyzerInput } from "../graph/state.js";

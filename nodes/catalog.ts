@@ -1,4 +1,4 @@
-import type { Severity } from "../graph/result.js";
+import type { Severity } from "../domain/result.js";
 
 /** One detector as documented in docs/detectors.md and mapped to knowledge documents. */
 export interface DetectorInfo {

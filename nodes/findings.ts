@@ -6,7 +6,7 @@ import {
   type LegacyAnalysisPair,
   type Severity,
   severityRank,
-} from "../graph/result.js";
+} from "../domain/result.js";
 
 /** What a detector states; the rest of a finding (source, citations) is filled in here. */
 export interface DetectedFinding {

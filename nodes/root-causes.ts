@@ -1,4 +1,4 @@
-import { type Evidence, type Finding, type Severity, SeveritySchema, severityRank } from "../graph/result.js";
+import { type Evidence, type Finding, type Severity, SeveritySchema, severityRank } from "../domain/result.js";
 
 /** Evidence values naming the finding a piece of evidence came from, and that finding's own severity, once grouped. */
 export const FINDING_ID_KEY = "finding_id";

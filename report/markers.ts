@@ -1,4 +1,4 @@
-import { type Finding, type Severity, severityRank } from "../graph/result.js";
+import { type Finding, type Severity, severityRank } from "../domain/result.js";
 import { html, type SafeHtml } from "./html.js";
 import { formatTick, type Scale } from "./scale.js";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
-import { SEVERITIES } from "../graph/result.js";
+import { SEVERITIES } from "../domain/result.js";
 import { renderChart } from "./chart.js";
 import { renderGrounding } from "./grounding.js";
 import { chartMarkers } from "./markers.js";

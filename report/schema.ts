@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AgentResultSchema, RecommendationSchema } from "../graph/result.js";
+import { AgentResultSchema, RecommendationSchema } from "../domain/result.js";
 import { GroundingReportSchema } from "../domain/grounding.js";
 import { SpanSchema } from "../domain/trace.js";
 import { CurvesSchema } from "./curves.js";

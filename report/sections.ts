@@ -1,4 +1,4 @@
-import { compareFindings, type Evidence, type Finding, SEVERITIES } from "../graph/result.js";
+import { compareFindings, type Evidence, type Finding, SEVERITIES } from "../domain/result.js";
 import type { Span } from "../domain/trace.js";
 import { html, type SafeHtml, safeHref } from "./html.js";
 import type { PlannedRecommendation, ReportCitation } from "./schema.js";

@@ -3,7 +3,7 @@
 // figures on the real-output corpus. Deterministic: the same code
 // gives the same file. Run: npx tsx scripts/gen-detector-docs.ts
 import { writeFileSync } from "node:fs";
-import { SEVERITIES, type Severity } from "../graph/result.js";
+import { SEVERITIES, type Severity } from "../domain/result.js";
 import type { DetectorInfo } from "../nodes/catalog.js";
 import { trainingDetectors } from "../nodes/training/catalog.js";
 import { type FaultFigures, type HealthyFigures, measureFaults, measureHealthy } from "../test/support/detector-calibration.js";

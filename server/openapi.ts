@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CompareRequestSchema } from "../artifacts/compare-request.js";
 import { AnalysisRequestSchema } from "../artifacts/request.js";
-import { AnalysisResponseSchema } from "../graph/result.js";
+import { AnalysisResponseSchema } from "../domain/result.js";
 import { JobViewSchema } from "../jobs/job.js";
 import { KnowledgeQueryParamsSchema } from "./routes/knowledge.js";
 

@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { AnalysisResponseSchema, severityRank, type Severity } from "../../graph/result.js";
+import { AnalysisResponseSchema, severityRank, type Severity } from "../../domain/result.js";
 import { scanLocalCheckpoint } from "../checkpoint/scan-local.js";
 import { detectRun } from "../detect/detect-run.js";
 import { ClientError } from "../errors.js";

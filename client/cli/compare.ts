@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { normalize } from "node:path";
-import { CompareResponseSchema, type CompareResponseBody } from "../../graph/result.js";
+import { CompareResponseSchema, type CompareResponseBody } from "../../domain/result.js";
 import { detectRun } from "../detect/detect-run.js";
 import { ClientError } from "../errors.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";

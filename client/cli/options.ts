@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { SEVERITIES, type Severity } from "../../graph/result.js";
+import { SEVERITIES, type Severity } from "../../domain/result.js";
 import { ClientError } from "../errors.js";
 import { closest } from "./suggest.js";
 

@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from "node:util";
-import { SEVERITIES, type Severity } from "../../graph/result.js";
+import { SEVERITIES, type Severity } from "../../domain/result.js";
 import { ClientError } from "../errors.js";
 import { checkServer, CONNECTION_OPTIONS, type ConnectionOptions, oneOf, parseCommandArgs, readConnection, seconds } from "./options.js";
 

@@ -1,4 +1,4 @@
-import { type AnalysisResponseBody, AnalysisResponseSchema, SEVERITIES, severityRank } from "../../graph/result.js";
+import { type AnalysisResponseBody, AnalysisResponseSchema, SEVERITIES, severityRank } from "../../domain/result.js";
 import { renderReportPage } from "../../report/render.js";
 import { ClientError } from "../errors.js";
 import { DIAGNOSIS_FOLDER, type RecordedFile, recordToMlflow, type TrackingServer } from "./record.js";

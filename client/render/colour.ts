@@ -1,4 +1,4 @@
-import type { Severity } from "../../graph/result.js";
+import type { Severity } from "../../domain/result.js";
 
 /** ANSI styles, or nothing when colour is off (not a TTY, NO_COLOR, --no-color). */
 export interface Palette {

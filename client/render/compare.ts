@@ -1,4 +1,4 @@
-import type { CompareResponseBody } from "../../graph/result.js";
+import type { CompareResponseBody } from "../../domain/result.js";
 import type { Palette } from "./colour.js";
 
 /** Runs listed by name in a verdict line, at most. */

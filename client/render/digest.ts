@@ -6,7 +6,7 @@ import {
   RecommendationSchema,
   SEVERITIES,
   type Severity,
-} from "../../graph/result.js";
+} from "../../domain/result.js";
 
 /** A merged recommendation of `additional_outputs.recommendations` (the advisor adds its rank and themes). */
 const MergedRecommendationSchema = RecommendationSchema.extend({ priority: z.number().optional() });

@@ -1,4 +1,4 @@
-import { SEVERITIES } from "../../graph/result.js";
+import { SEVERITIES } from "../../domain/result.js";
 import { countLine, type Digest } from "./digest.js";
 
 /** A table cell: pipes and line breaks would end the cell or the row. */

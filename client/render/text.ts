@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import type { Palette } from "./colour.js";
 import { type Citation, countLine, DETAILED, type Digest, TOP_RECOMMENDATIONS } from "./digest.js";
 

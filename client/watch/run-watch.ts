@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
-import { AnalysisResponseSchema, type Finding, severityRank } from "../../graph/result.js";
+import { AnalysisResponseSchema, type Finding, severityRank } from "../../domain/result.js";
 import type { Io } from "../cli/io.js";
 import type { WatchOptions } from "../cli/watch-options.js";
 import { ClientError } from "../errors.js";

@@ -1,4 +1,4 @@
-import { type Severity, severityRank } from "../../graph/result.js";
+import { type Severity, severityRank } from "../../domain/result.js";
 import type { AdviceOutput, AgentReviewOutput } from "../schemas.js";
 import { checkSentence } from "./claims.js";
 import type { GroundingEvidence } from "./evidence.js";

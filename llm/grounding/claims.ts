@@ -1,5 +1,5 @@
 import type { GroundingReason } from "../../domain/grounding.js";
-import { type Severity, severityRank } from "../../graph/result.js";
+import { type Severity, severityRank } from "../../domain/result.js";
 import type { GroundingEvidence } from "./evidence.js";
 import { type NumberIndex, statedNumbers } from "./numbers.js";
 

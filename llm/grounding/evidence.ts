@@ -1,4 +1,4 @@
-import { AGENT_NAMES, SEVERITIES, type Severity, severityRank } from "../../graph/result.js";
+import { AGENT_NAMES, SEVERITIES, type Severity, severityRank } from "../../domain/result.js";
 import { evidenceValues, NumberIndex } from "./numbers.js";
 
 /** What a model answer is checked against: the values, ids and severities of the evidence it was given. */

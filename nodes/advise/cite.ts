@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import type { KnowledgePort } from "../../knowledge/port.js";
 import type { PlannedRecommendation } from "./plan.js";
 

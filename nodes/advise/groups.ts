@@ -1,4 +1,4 @@
-import { RecommendationCategorySchema, type RecommendationCategory } from "../../graph/result.js";
+import { RecommendationCategorySchema, type RecommendationCategory } from "../../domain/result.js";
 import type { PlannedRecommendation } from "./plan.js";
 
 /** The plan seen by area of work (additional_outputs.recommendation_groups). */

@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { finishLlmBudgetMs, LLM_BUDGET } from "../../graph/budgets.js";
-import { AGENT_NAMES, type AgentResult } from "../../graph/result.js";
+import { AGENT_NAMES, type AgentResult } from "../../domain/result.js";
 import type { AnalysisStateUpdate, AnalysisStateValue } from "../../graph/state.js";
 import { depsOf } from "../analyzer.js";
 import { prioritizeFindings } from "../findings.js";

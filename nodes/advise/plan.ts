@@ -1,4 +1,4 @@
-import type { AgentResult, Finding, Recommendation, Severity } from "../../graph/result.js";
+import type { AgentResult, Finding, Recommendation, Severity } from "../../domain/result.js";
 import { actionWords, overlap, themeOf } from "./themes.js";
 
 const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 1, high: 0.75, medium: 0.5, low: 0.25, info: 0.1 };

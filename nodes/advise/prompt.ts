@@ -1,4 +1,4 @@
-import { AGENT_NAMES } from "../../graph/result.js";
+import { AGENT_NAMES } from "../../domain/result.js";
 import { BOUND_LEVELS, boundValue } from "../../llm/bound.js";
 import type { AdviceRequest } from "../../llm/port.js";
 import { type ChatMessages, fitFindings, fitList, jsonObject, systemMessage, userBudgetChars } from "../../llm/prompt-kit.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import { detectBatchNormStats } from "./detectors/batchnorm.js";
 import { detectShapeMismatch } from "./detectors/config.js";
 import { detectDtypeMix } from "./detectors/precision.js";

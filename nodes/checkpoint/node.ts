@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { AGENT_NAMES } from "../../graph/result.js";
+import { AGENT_NAMES } from "../../domain/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
 import { type AnalyzerSpec, runAnalyzer } from "../analyzer.js";
 import { detectCheckpointFindings } from "./detect.js";

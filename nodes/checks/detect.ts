@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import { CHECKS_DETECTORS } from "./catalog.js";
 import type { ChecksReport } from "./model.js";
 

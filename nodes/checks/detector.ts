@@ -1,4 +1,4 @@
-import { type Evidence, type Finding, SEVERITIES, type Severity, severityRank } from "../../graph/result.js";
+import { type Evidence, type Finding, SEVERITIES, type Severity, severityRank } from "../../domain/result.js";
 import type { DetectorInfo } from "../catalog.js";
 import { clip, fmt, pct } from "../../artifacts/json-values.js";
 import type { CheckCategory, CheckOutcome, ChecksReport, CheckTool } from "./model.js";

@@ -1,5 +1,5 @@
 /** The internal model every check-report format is normalized into. */
-import type { Severity } from "../../graph/result.js";
+import type { Severity } from "../../domain/result.js";
 import type { CountShare } from "../dataset/model.js";
 
 export type CheckTool = "deepchecks" | "evidently" | "great_expectations" | "tfdv" | "generic";

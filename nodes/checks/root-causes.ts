@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import type { RootCause } from "../root-causes.js";
 
 /** The report a piece of evidence comes from: `checks_artifacts.reports[2]`, or the artifact itself (legacy suite map). */

@@ -1,4 +1,4 @@
-import { type Finding, type Severity, severityRank } from "../../graph/result.js";
+import { type Finding, type Severity, severityRank } from "../../domain/result.js";
 import type { DatasetDetector } from "../dataset/detector.js";
 import { conflictingLabels } from "../dataset/detectors/conflicting-labels.js";
 import { constantFeature } from "../dataset/detectors/constant-feature.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import { coveredIds, FINDING_ID_KEY } from "../root-causes.js";
 import { flagged, flaggedNames } from "./detector.js";
 import { columnDrifts, driftedShare } from "./detectors/feature-drift.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import type { DetectorInfo } from "../catalog.js";
 import type { ColumnStats, DatasetStats } from "./model.js";
 import { ALL_SPLITS } from "./parse/classes.js";

@@ -1,4 +1,4 @@
-import type { Evidence, FindingRecommendation, Severity } from "../../graph/result.js";
+import type { Evidence, FindingRecommendation, Severity } from "../../domain/result.js";
 import type { DetectorInfo } from "../catalog.js";
 import { detectorFinding, scoreConfidence } from "../findings.js";
 import type { DatasetDetector } from "./detector.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import { trainClassCounts } from "./detector.js";
 import { channelShift } from "./detectors/covariate-shift.js";
 import { cramersV } from "./detectors/split-label-shift.js";

@@ -4,7 +4,7 @@ import { needsTrackingServer, resolveReferences } from "../../artifacts/resolve.
 import { createWorkspace } from "../../artifacts/workspace.js";
 import type { ExperimentDeps } from "../../graph/experiment-context.js";
 import type { ExperimentStateUpdate, RunInput } from "../../graph/experiment-state.js";
-import { compareFindings } from "../../graph/result.js";
+import { compareFindings } from "../../domain/result.js";
 import type { AnalysisResponse } from "../../graph/response.js";
 import { runAnalysis, StrictModeError } from "../../graph/run.js";
 import { parseTrainingArtifact } from "../training/parse/index.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import { prioritizeFindings } from "../findings.js";
 import { detectBoundaryOptimum } from "./detectors/boundary.js";
 import { detectFailedRuns } from "./detectors/failed-runs.js";

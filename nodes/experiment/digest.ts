@@ -1,4 +1,4 @@
-import type { Severity } from "../../graph/result.js";
+import type { Severity } from "../../domain/result.js";
 import type { MetricSummary } from "./reduce.js";
 
 /** A per-run finding as the comparison keeps it: enough to group and list it, not its evidence. */

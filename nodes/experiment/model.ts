@@ -1,4 +1,4 @@
-import { severityRank } from "../../graph/result.js";
+import { severityRank } from "../../domain/result.js";
 import type { RunDigest } from "./digest.js";
 import { type Objective, objectiveSummary } from "./objective.js";
 import type { MetricSummary } from "./reduce.js";

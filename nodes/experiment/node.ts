@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ExperimentStateUpdate, ExperimentStateValue } from "../../graph/experiment-state.js";
 import { finishLlmBudgetMs, LLM_BUDGET } from "../../graph/budgets.js";
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import { citationOrder } from "../advise/plan.js";
 import { buildAgentResult, recommendationsOf } from "../agent-result.js";
 import { experimentDepsOf } from "./analyze-run.js";

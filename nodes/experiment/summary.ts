@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import type { BaselineComparison } from "./detectors/regression.js";
 import { type Experiment, fmt } from "./model.js";
 

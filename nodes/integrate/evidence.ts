@@ -1,5 +1,5 @@
 import type { FactsByKind } from "../../graph/facts.js";
-import type { AgentResult, Finding } from "../../graph/result.js";
+import type { AgentResult, Finding } from "../../domain/result.js";
 import { coveredIds } from "../root-causes.js";
 
 /** What a cross-artifact rule sees: every analyzer's findings and facts. */

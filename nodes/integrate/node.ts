@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { finishLlmBudgetMs, LLM_BUDGET } from "../../graph/budgets.js";
-import { AGENT_NAMES } from "../../graph/result.js";
+import { AGENT_NAMES } from "../../domain/result.js";
 import type { AnalysisStateUpdate, AnalysisStateValue } from "../../graph/state.js";
 import { buildAgentResult } from "../agent-result.js";
 import { depsOf } from "../analyzer.js";

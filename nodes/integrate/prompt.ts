@@ -1,4 +1,4 @@
-import { AGENT_NAMES, compareFindings } from "../../graph/result.js";
+import { AGENT_NAMES, compareFindings } from "../../domain/result.js";
 import { BOUND_LEVELS, boundValue } from "../../llm/bound.js";
 import type { SummaryRequest } from "../../llm/port.js";
 import { type ChatMessages, fitFindings, fitList, jsonObject, systemMessage, userBudgetChars } from "../../llm/prompt-kit.js";

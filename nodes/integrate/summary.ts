@@ -1,4 +1,4 @@
-import type { AgentResult, Finding } from "../../graph/result.js";
+import type { AgentResult, Finding } from "../../domain/result.js";
 import { prioritizeFindings } from "../findings.js";
 
 const TOP = 5;

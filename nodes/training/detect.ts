@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import { conclusiveStep, withDetectedAt } from "./detected-at.js";
 import { TRAINING_DETECTORS } from "./detectors/index.js";
 import type { TrainingDetector } from "./detectors/detector.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import type { TrainingDetector } from "./detectors/detector.js";
 import type { MetricSeries, TrainingRun } from "./model.js";
 import { runExtent } from "./curves.js";

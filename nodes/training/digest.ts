@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import { curveOf } from "./curves.js";
 import { lttbIndices } from "./downsample.js";
 import type { MetricSeries, TrainingRun } from "./model.js";

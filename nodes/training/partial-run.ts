@@ -1,4 +1,4 @@
-import type { Finding } from "../../graph/result.js";
+import type { Finding } from "../../domain/result.js";
 import type { RunProgress, TrainingRun } from "./model.js";
 import { runExtent } from "./curves.js";
 

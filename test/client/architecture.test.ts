@@ -35,8 +35,7 @@ const ALLOWED = [
   // The MLflow pull's own readers of run files (what a file is, by name and content), not its HTTP client.
   /^artifacts\/mlflow\/(discover|documents|files|sniff|schemas|errors|map-settled|uri-rules)\.ts$/,
   /^artifacts\/mlflow\/build\/(checks|dataset|training)\.ts$/,
-  /^graph\/result\.ts$/,
-  // The ground floor (ARCHITECTURE.md): schemas of what the service returns (trace spans, grounding counts).
+  // The ground floor (ARCHITECTURE.md): findings, agent results, the response, trace spans, grounding counts.
   /^domain\/[a-z-]+\.ts$/,
   // The standalone HTML report, which --record-to-mlflow writes into the run from the response it received.
   /^report\/(render|chart|curves|grounding|html|markers|scale|schema|sections)\.ts$/,

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
-import { AnalysisResponseSchema } from "../../graph/result.js";
+import { AnalysisResponseSchema } from "../../domain/result.js";
 import { type CliRun, runCli } from "../support/client-process.js";
 import { ids } from "../support/diagnosis.js";
 import { type RunningService, startService } from "../support/http-service.js";

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CompareResponseSchema } from "../../graph/result.js";
+import { CompareResponseSchema } from "../../domain/result.js";
 import { type CliRun, runCli } from "../support/client-process.js";
 import { type RunningService, startService } from "../support/http-service.js";
 import { type RunSpec, syntheticRun } from "../support/synthetic-sweep.js";

@@ -5,7 +5,7 @@ import { colourWanted, palette } from "../../client/render/colour.js";
 import { digestResponse } from "../../client/render/digest.js";
 import { renderMarkdown } from "../../client/render/markdown.js";
 import { renderText } from "../../client/render/text.js";
-import { AnalysisResponseSchema } from "../../graph/result.js";
+import { AnalysisResponseSchema } from "../../domain/result.js";
 
 /**
  * Renderings of one recorded response (the service's answer to test/fixtures/samples/full-image-classification.json

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnalysisResponse } from "../../graph/response.js";
-import { AGENT_NAMES, type Finding } from "../../graph/result.js";
+import { AGENT_NAMES, type Finding } from "../../domain/result.js";
 import type { UsageReport } from "../../llm/usage.js";
 import { fakeUsage, modelAnswer, requestAgent, requestLanguage } from "../support/fake-openai.js";
 import { type LlmHarness, sampleRequest, startLlmHarness } from "./llm-harness.js";

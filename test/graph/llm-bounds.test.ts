@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AGENT_NAMES } from "../../graph/result.js";
+import { AGENT_NAMES } from "../../domain/result.js";
 import { estimateTokens, PROMPT_TOKEN_BUDGET, promptTokens } from "../../llm/prompt-kit.js";
 import { modelAnswer, requestAgent } from "../support/fake-openai.js";
 import { type LlmHarness, sampleRequest, startLlmHarness } from "./llm-harness.js";

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AnalysisResponse } from "../../graph/response.js";
-import { AGENT_NAMES, type Finding } from "../../graph/result.js";
+import { AGENT_NAMES, type Finding } from "../../domain/result.js";
 import type { UsageReport } from "../../llm/usage.js";
 import { type FakeReply, type ChatRequestBody, isRetry, modelAnswer, requestAgent } from "../support/fake-openai.js";
 import { type HarnessOptions, type LlmHarness, sampleRequest, startLlmHarness } from "./llm-harness.js";

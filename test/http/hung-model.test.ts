@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_NAMES } from "../../graph/result.js";
+import { AGENT_NAMES } from "../../domain/result.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
 

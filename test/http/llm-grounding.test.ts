@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_NAMES, type AgentResult, SEVERITIES, type Severity, severityRank } from "../../graph/result.js";
+import { AGENT_NAMES, type AgentResult, SEVERITIES, type Severity, severityRank } from "../../domain/result.js";
 import type { GroundingReport } from "../../domain/grounding.js";
 import type { Span } from "../../domain/trace.js";
 import { type ChatRequestBody, type FakeOpenAI, type FakeReply, isRetry, modelAnswer, requestAgent, startFakeOpenAI } from "../support/fake-openai.js";

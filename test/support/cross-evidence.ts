@@ -1,5 +1,5 @@
 import type { FactsByKind } from "../../graph/facts.js";
-import type { AgentResult, Finding, Severity } from "../../graph/result.js";
+import type { AgentResult, Finding, Severity } from "../../domain/result.js";
 import type { ChecksFacts } from "../../nodes/checks/facts.js";
 import type { CheckpointFacts } from "../../nodes/checkpoint/facts.js";
 import type { DatasetFacts } from "../../nodes/dataset/facts.js";

@@ -1,4 +1,4 @@
-import { type Severity, severityRank } from "../../graph/result.js";
+import { type Severity, severityRank } from "../../domain/result.js";
 import { detectTrainingFindings } from "../../nodes/training/detect.js";
 import { parseTrainingArtifact } from "../../nodes/training/parse/index.js";
 import { FAULTS, FAULT_TYPES, type FaultType, faultyHistory } from "./synthetic-faults.js";

@@ -1,4 +1,4 @@
-import { severityRank } from "../../graph/result.js";
+import { severityRank } from "../../domain/result.js";
 import { runExtent } from "../../nodes/training/curves.js";
 import { detectTrainingFindings } from "../../nodes/training/detect.js";
 import { runUpTo } from "../../nodes/training/detected-at.js";

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { ENGLISH } from "../../artifacts/language.js";
 import { loadServiceSettings } from "../../config/env.js";
-import { type AgentResult, type Finding, SeveritySchema } from "../../graph/result.js";
+import { type AgentResult, type Finding, SeveritySchema } from "../../domain/result.js";
 import { detectCheckpointFindings } from "../../nodes/checkpoint/detect.js";
 import { analyzeCheckpoint, checkpointAnalyzer } from "../../nodes/checkpoint/node.js";
 import { prioritizeFindings } from "../../nodes/findings.js";

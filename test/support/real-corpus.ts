@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { decodeAnalysisRequest } from "../../artifacts/request.js";
 import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
-import { type Finding, SeveritySchema, type Severity, severityRank } from "../../graph/result.js";
+import { type Finding, SeveritySchema, type Severity, severityRank } from "../../domain/result.js";
 import { prioritizeFindings } from "../../nodes/findings.js";
 import { coveredIds } from "../../nodes/root-causes.js";
 import { detectChecksFindings } from "../../nodes/checks/detect.js";

@@ -1,4 +1,4 @@
-import type { Severity } from "../../graph/result.js";
+import type { Severity } from "../../domain/result.js";
 import { type Draft, type HealthyKind, healthyDraft, toArtifact } from "./synthetic-history.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import { type CheckpointInfo, hasNonfiniteValues } from "../table.js";
 import { fmt, listNames, tensorArtifact } from "./tensor-kinds.js";

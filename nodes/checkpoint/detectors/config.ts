@@ -1,4 +1,4 @@
-import type { Evidence, Finding } from "../../../graph/result.js";
+import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import type { CheckpointInfo, TensorRecord } from "../table.js";
 import { isEmbedding, isWeight, tensorArtifact } from "./tensor-kinds.js";

@@ -1,4 +1,4 @@
-import type { Evidence, Finding } from "../../../graph/result.js";
+import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import { isFloatDType, normalizeDType } from "../file/dtypes.js";
 import type { CheckpointInfo } from "../table.js";

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import type { CheckpointInfo } from "../table.js";
 import { expectedWeightBytes } from "./size.js";

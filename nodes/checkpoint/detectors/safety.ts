@@ -1,4 +1,4 @@
-import type { Evidence, Finding } from "../../../graph/result.js";
+import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import type { DangerClass } from "../file/pickle-policy.js";
 import type { ScannedGlobal } from "../file/pickle-scan.js";

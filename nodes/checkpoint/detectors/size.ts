@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import { normalizeDType, tensorBytes } from "../file/dtypes.js";
 import type { IntegrityIssue } from "../file/scan-types.js";

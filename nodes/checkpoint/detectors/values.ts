@@ -1,4 +1,4 @@
-import type { Evidence, Finding } from "../../../graph/result.js";
+import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type CheckpointInfo, hasNonfiniteValues, nonfiniteCount, type TensorRecord } from "../table.js";
 import { fanIn, fmt, isEmbedding, isWeight, listNames, tensorArtifact } from "./tensor-kinds.js";

@@ -1,4 +1,4 @@
-import type { Severity } from "../../../graph/result.js";
+import type { Severity } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { fmt, listNames, pct } from "../../../artifacts/json-values.js";
 import { type ChecksDetector, flagged, outcomeEvidence, worstSeverity } from "../detector.js";

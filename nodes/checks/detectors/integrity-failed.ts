@@ -1,4 +1,4 @@
-import type { Severity } from "../../../graph/result.js";
+import type { Severity } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { listNames } from "../../../artifacts/json-values.js";
 import { type ChecksDetector, checkLabel, flagged, lowerSeverity, outcomeEvidence, worstSeverity } from "../detector.js";

@@ -1,5 +1,5 @@
 import { clip, isRecord, type JsonRecord, toFinite, toText } from "../../../artifacts/json-values.js";
-import type { Severity } from "../../../graph/result.js";
+import type { Severity } from "../../../domain/result.js";
 import type { CheckCategory, CheckOutcome, CheckStatus, RowCount } from "../model.js";
 
 export interface GreatExpectationsRead {

@@ -1,5 +1,5 @@
 import { fmt, listNames } from "../../../artifacts/json-values.js";
-import type { Severity } from "../../../graph/result.js";
+import type { Severity } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector, featureColumns } from "../detector.js";
 import type { FeatureDrift } from "../model.js";

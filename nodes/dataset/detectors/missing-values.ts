@@ -1,4 +1,4 @@
-import { type Severity, severityRank } from "../../../graph/result.js";
+import { type Severity, severityRank } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector } from "../detector.js";
 import type { ColumnStats } from "../model.js";

@@ -1,4 +1,4 @@
-import type { Evidence, Severity } from "../../../graph/result.js";
+import type { Evidence, Severity } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import type { DatasetDetector } from "../detector.js";
 import { fmt } from "../../../artifacts/json-values.js";

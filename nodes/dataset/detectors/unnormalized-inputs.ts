@@ -1,4 +1,4 @@
-import type { Evidence } from "../../../graph/result.js";
+import type { Evidence } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type DatasetDetector, featureColumns } from "../detector.js";
 import { fmt } from "../../../artifacts/json-values.js";

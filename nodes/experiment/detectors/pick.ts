@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import { describeConfig, type Experiment, fmt, worseBy } from "../model.js";
 import { tiedWithBest } from "./within-noise.js";

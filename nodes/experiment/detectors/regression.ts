@@ -1,5 +1,5 @@
-import type { Finding } from "../../../graph/result.js";
-import { severityRank } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
+import { severityRank } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type ConfigGroup, criticalDifference, describeConfig, type Experiment, type ExperimentRun, fmt, groupOf, worseBy } from "../model.js";
 import { tQuantile } from "../stats.js";

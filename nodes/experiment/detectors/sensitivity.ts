@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import { type Experiment, fmt } from "../model.js";
 import { spearman } from "../stats.js";

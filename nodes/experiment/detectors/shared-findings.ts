@@ -1,5 +1,5 @@
-import type { Finding, Severity } from "../../../graph/result.js";
-import { SEVERITIES, severityRank } from "../../../graph/result.js";
+import type { Finding, Severity } from "../../../domain/result.js";
+import { SEVERITIES, severityRank } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import type { Experiment } from "../model.js";
 

@@ -1,4 +1,4 @@
-import type { Evidence, Finding, FindingRecommendation, Severity } from "../../../graph/result.js";
+import type { Evidence, Finding, FindingRecommendation, Severity } from "../../../domain/result.js";
 import { detectorFinding, MAX_CONFIDENCE } from "../../findings.js";
 
 export interface CrossFindingInput {

@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import type { CrossEvidence, CrossRule } from "../evidence.js";
 import { CHECKPOINT_RULES } from "./checkpoint.js";
 import { CURVE_RULES } from "./curves.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import type { CrossEvidence, CrossRule } from "../evidence.js";
 import { crossFinding, pct } from "./common.js";
 

@@ -1,5 +1,5 @@
 import type { FactsByKind } from "../../../graph/facts.js";
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import type { CrossEvidence, CrossRule } from "../evidence.js";
 import { crossFinding } from "./common.js";
 

@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import type { DetectorInfo } from "../../catalog.js";
 import type { TrainingRun } from "../model.js";
 

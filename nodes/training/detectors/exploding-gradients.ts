@@ -1,4 +1,4 @@
-import type { Evidence, Finding } from "../../../graph/result.js";
+import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding, MAX_CONFIDENCE, scoreConfidence } from "../../findings.js";
 import { type Curve, curve, curveOf, pickSeries } from "../curves.js";
 import { baselineBlock, type Excursion, findExcursions } from "../excursions.js";

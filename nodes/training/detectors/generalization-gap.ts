@@ -1,4 +1,4 @@
-import type { Finding, Severity } from "../../../graph/result.js";
+import type { Finding, Severity } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { type Curve, curve, pointLabel, valueAt } from "../curves.js";
 import type { TrainingRun } from "../model.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { pickSeries, runExtent } from "../curves.js";
 import type { MetricSeries, TrainingRun } from "../model.js";

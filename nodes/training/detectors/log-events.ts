@@ -1,4 +1,4 @@
-import type { Finding, FindingRecommendation, Severity } from "../../../graph/result.js";
+import type { Finding, FindingRecommendation, Severity } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import type { LogEventKind, TrainingRun } from "../model.js";
 import { LOGS_ARTIFACT, type TrainingDetector } from "./detector.js";

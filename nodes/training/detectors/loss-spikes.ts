@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { curveOf, pickSeries } from "../curves.js";
 import { type Excursion, findExcursions } from "../excursions.js";

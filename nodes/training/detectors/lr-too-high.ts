@@ -1,4 +1,4 @@
-import type { Evidence, Finding } from "../../../graph/result.js";
+import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { curve, runExtent } from "../curves.js";
 import { peakLearningRate } from "../learning-rate.js";

@@ -1,4 +1,4 @@
-import type { Evidence, Finding } from "../../../graph/result.js";
+import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding, MAX_CONFIDENCE } from "../../findings.js";
 import type { MetricSeries, TrainingRun } from "../model.js";
 import { fmt, LOGS_ARTIFACT, metricArtifact, type TrainingDetector } from "./detector.js";

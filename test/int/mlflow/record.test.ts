@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../client/main.js";
 import { EXIT } from "../../../client/exit-codes.js";
-import { severityRank } from "../../../graph/result.js";
+import { severityRank } from "../../../domain/result.js";
 import { type RunningService, startService } from "../../support/http-service.js";
 import { installedMlflowReleases, type MlflowServer, runMlflowScript, startMlflowServer } from "../../support/mlflow-server.js";
 

@@ -2,7 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGLISH } from "../../../artifacts/language.js";
 import { loadServiceSettings } from "../../../config/env.js";
-import { AGENT_NAMES, type AgentResult } from "../../../graph/result.js";
+import { AGENT_NAMES, type AgentResult } from "../../../domain/result.js";
 import type { AnalysisStateValue } from "../../../graph/state.js";
 import { createKnowledgeBase } from "../../../knowledge/create.js";
 import type { KnowledgeBase } from "../../../knowledge/knowledge-base.js";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadServiceSettings } from "../../../config/env.js";
-import { AGENT_NAMES, type AgentResult } from "../../../graph/result.js";
+import { AGENT_NAMES, type AgentResult } from "../../../domain/result.js";
 import { createKnowledgeBase } from "../../../knowledge/create.js";
 import type { KnowledgeBase } from "../../../knowledge/knowledge-base.js";
 import { citeUncited } from "../../../nodes/advise/cite.js";

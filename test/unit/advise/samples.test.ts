@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../../config/logger.js";
 import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
-import type { Recommendation } from "../../../graph/result.js";
+import type { Recommendation } from "../../../domain/result.js";
 import { loadCorpus } from "../../../knowledge/load-corpus.js";
 import { analyzeRequest } from "../../../server/analyze-request.js";
 import { Deadline } from "../../../graph/deadline.js";

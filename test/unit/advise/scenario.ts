@@ -1,4 +1,4 @@
-import { AGENT_NAMES, type AgentResult, type FindingRecommendation, type Recommendation, type Severity } from "../../../graph/result.js";
+import { AGENT_NAMES, type AgentResult, type FindingRecommendation, type Recommendation, type Severity } from "../../../domain/result.js";
 import type { KnowledgePort } from "../../../knowledge/port.js";
 import { buildAgentResult } from "../../../nodes/agent-result.js";
 import { detectorFinding } from "../../../nodes/findings.js";

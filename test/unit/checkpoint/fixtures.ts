@@ -4,7 +4,7 @@ import { buildCheckpointInfo } from "../../../nodes/checkpoint/build-info.js";
 import { detectCheckpointFindings } from "../../../nodes/checkpoint/detect.js";
 import { scanCheckpointFile } from "../../../nodes/checkpoint/file/scan.js";
 import type { CheckpointInfo } from "../../../nodes/checkpoint/table.js";
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 
 /** Absolute path of a committed checkpoint fixture (see scripts/fixtures/checkpoint/). */
 export const fixture = (relative: string) => fileURLToPath(new URL(`../../fixtures/checkpoint/${relative}`, import.meta.url));

@@ -6,7 +6,7 @@ import { ENGLISH } from "../../../artifacts/language.js";
 import { loadServiceSettings } from "../../../config/env.js";
 import { Deadline } from "../../../graph/deadline.js";
 import type { FactsByKind } from "../../../graph/facts.js";
-import type { AgentResult } from "../../../graph/result.js";
+import type { AgentResult } from "../../../domain/result.js";
 import type { AnalyzerInput } from "../../../graph/state.js";
 import { analyzeCheckpoint } from "../../../nodes/checkpoint/node.js";
 import { checkpointDownloadPath } from "../../../nodes/checkpoint/paths.js";

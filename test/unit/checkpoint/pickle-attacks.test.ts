@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildCheckpointInfo } from "../../../nodes/checkpoint/build-info.js";
 import { detectCheckpointFindings } from "../../../nodes/checkpoint/detect.js";
 import { scanCheckpointFile } from "../../../nodes/checkpoint/file/scan.js";
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import {
   benignPickle, callStyles, hostilePickle, npyFile, npyObjectArray, numpyObjectArrayPickle, PROTOCOLS, type Protocol, sevenZip,
   zipArchive,

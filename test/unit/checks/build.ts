@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import type { ChecksDetector } from "../../../nodes/checks/detector.js";
 import { parseChecksArtifact } from "../../../nodes/checks/parse.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FindingSchema } from "../../../graph/result.js";
+import { FindingSchema } from "../../../domain/result.js";
 import { coveredIds } from "../../../nodes/root-causes.js";
 import { analyzeRealItem, checkReportItems, judgeItem } from "../../support/real-corpus.js";
 

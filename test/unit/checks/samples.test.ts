@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AgentResultSchema, severityRank } from "../../../graph/result.js";
+import { AgentResultSchema, severityRank } from "../../../domain/result.js";
 import type { ChecksFacts } from "../../../nodes/checks/facts.js";
 import { ChecksFactsSchema } from "../../../nodes/checks/facts.js";
 import { checksAnalyzer } from "../../../nodes/checks/node.js";

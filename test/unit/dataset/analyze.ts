@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
 import { ENGLISH } from "../../../artifacts/language.js";
-import type { AgentResult, Finding } from "../../../graph/result.js";
+import type { AgentResult, Finding } from "../../../domain/result.js";
 import type { AnalyzerInput } from "../../../graph/state.js";
 import { type AnalyzerRun, type AnalyzerSpec, runAnalyzer } from "../../../nodes/analyzer.js";
 import { testDeps } from "../../support/analysis-deps.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import type { DatasetDetector } from "../../../nodes/dataset/detector.js";
 import { parseDatasetArtifact } from "../../../nodes/dataset/parse.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AgentResultSchema, severityRank } from "../../../graph/result.js";
+import { AgentResultSchema, severityRank } from "../../../domain/result.js";
 import type { DatasetFacts } from "../../../nodes/dataset/facts.js";
 import { DatasetFactsSchema } from "../../../nodes/dataset/facts.js";
 import { datasetAnalyzer } from "../../../nodes/dataset/node.js";

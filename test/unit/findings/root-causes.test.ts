@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding, Severity } from "../../../graph/result.js";
+import type { Finding, Severity } from "../../../domain/result.js";
 import { detectorFinding } from "../../../nodes/findings.js";
 import { coveredIds, FINDING_ID_KEY, groupByRootCause, groupedParts, type RootCause } from "../../../nodes/root-causes.js";
 

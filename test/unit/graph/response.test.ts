@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeAnalysisRequest } from "../../../artifacts/request.js";
 import { assembleResponse } from "../../../graph/response.js";
-import type { AgentResult } from "../../../graph/result.js";
+import type { AgentResult } from "../../../domain/result.js";
 import type { AnalysisStateValue } from "../../../graph/state.js";
 
 describe("assembleResponse", () => {

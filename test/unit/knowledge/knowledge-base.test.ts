@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadServiceSettings } from "../../../config/env.js";
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { createKnowledgeBase } from "../../../knowledge/create.js";
 import { detectorFinding } from "../../../nodes/findings.js";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Language } from "../../../artifacts/language.js";
 import { createLogger } from "../../../config/logger.js";
-import { AGENT_NAMES, type Finding, type Recommendation } from "../../../graph/result.js";
+import { AGENT_NAMES, type Finding, type Recommendation } from "../../../domain/result.js";
 import type { LlmConfig } from "../../../llm/config.js";
 import { createLlmPort, type LlmPortOptions, OpenAiLlmPort } from "../../../llm/openai-port.js";
 import { detectorFinding } from "../../../nodes/findings.js";

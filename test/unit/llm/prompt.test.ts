@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Language } from "../../../artifacts/language.js";
-import { AGENT_NAMES, type AgentResult, type Finding, type Recommendation } from "../../../graph/result.js";
+import { AGENT_NAMES, type AgentResult, type Finding, type Recommendation } from "../../../domain/result.js";
 import { CHARS_PER_TOKEN, estimateTokens, languageRule, PROMPT_TOKEN_BUDGET, promptTokens } from "../../../llm/prompt-kit.js";
 import { ANALYZER_PROMPTS, reviewMessages } from "../../../llm/review-prompt.js";
 import { adviceMessages } from "../../../nodes/advise/prompt.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { applyReview, LLM_CONFIDENCE_MARGIN, MAX_LLM_CONFIDENCE, MAX_NEW_FINDINGS } from "../../../llm/review.js";
 import type { AgentReviewOutput } from "../../../llm/schemas.js";
 import { detectorFinding } from "../../../nodes/findings.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { renderChart } from "../../../report/chart.js";
 import { chartMarkers } from "../../../report/markers.js";
 import { summarizeCurves } from "../../../report/curves.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { chartMarkers, layoutMarkers, renderMarkerBands } from "../../../report/markers.js";
 import { linearScale } from "../../../report/scale.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../../graph/result.js";
+import type { Finding } from "../../../domain/result.js";
 import { divergence } from "../../../nodes/training/detectors/divergence.js";
 import { initLossSanity } from "../../../nodes/training/detectors/init-loss.js";
 import { lossSpikes } from "../../../nodes/training/detectors/loss-spikes.js";

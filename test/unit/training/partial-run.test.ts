@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { severityRank } from "../../../graph/result.js";
+import { severityRank } from "../../../domain/result.js";
 import { runExtent } from "../../../nodes/training/curves.js";
 import { detectTrainingFindings } from "../../../nodes/training/detect.js";
 import { parseTrainingArtifact } from "../../../nodes/training/parse/index.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalizeLanguage } from "../../../artifacts/language.js";
 import type { FactsByKind } from "../../../graph/facts.js";
-import type { AgentResult, Finding, Severity } from "../../../graph/result.js";
+import type { AgentResult, Finding, Severity } from "../../../domain/result.js";
 import { analyzeTraining } from "../../../nodes/training/node.js";
 import { testDeps } from "../../support/analysis-deps.js";
 import { sampleTrainingArtifact } from "../../support/training-run.js";
