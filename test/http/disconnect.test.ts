@@ -4,16 +4,10 @@ import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WORKSPACE_PREFIX } from "../../artifacts/workspace.js";
 import { type CountingServer, startCountingServer } from "../support/counting-server.js";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
+import { type FakeOpenAI, fakeModelEnv, startFakeOpenAI } from "../support/fake-openai.js";
 import { type RunningService, startService } from "../support/http-service.js";
 
 const body = readFileSync(new URL("../fixtures/samples/tabular-drift-evidently.json", import.meta.url), "utf8");
-
-const LLM_ENV = {
-  SERVICE_LLM_MODEL_NAME: "fake-model",
-  SERVICE_LLM_TEMPERATURE: "0",
-  SERVICE_LLM_MAX_TOKENS: "500",
-};
 
 /** Sends an analysis over a real socket that the returned controller closes mid-request. */
 function sendAndKeepHandle(url: string, payload: string, requestId: string) {
@@ -58,7 +52,7 @@ describe("a client that disconnects mid-analysis", () => {
   it("has its model calls aborted and its slot released, and is logged at info", async () => {
     // A model that would take a minute per call: only an abort ends the calls in time.
     llm = await startFakeOpenAI(() => ({ delayMs: 60_000, content: "{}" }));
-    svc = await startService({ ...LLM_ENV, SERVICE_LLM_BASE_URL: llm.baseURL, SERVICE_LLM_MAX_RETRIES: "0" });
+    svc = await startService(fakeModelEnv(llm.baseURL, { SERVICE_LLM_MAX_RETRIES: "0" }));
     const { client, answered } = sendAndKeepHandle(svc.url, body, "gone-during-llm");
     await expect.poll(() => llm!.requests.length, PATIENCE).toBeGreaterThan(0);
     expect(svc.service.admission.inFlight).toBe(1);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_NAMES } from "../../domain/result.js";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
+import { type FakeOpenAI, fakeModelEnv, startFakeOpenAI } from "../support/fake-openai.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
 
 const FULL = readFileSync(new URL("../fixtures/samples/full-image-classification.json", import.meta.url), "utf8");
@@ -20,17 +20,16 @@ describe("a model endpoint that never answers", () => {
   beforeAll(async () => {
     hung = await startFakeOpenAI(() => ({ delayMs: 600_000, content: "{}" }));
     // Budgets in the default proportions, scaled down: 500 ms × 2 attempts per model step < the 1500 ms agent time-out.
-    svc = await startService({
-      SERVICE_LOG_LEVEL: "silent",
-      SERVICE_LLM_MODEL_NAME: "fake-model",
-      SERVICE_LLM_BASE_URL: hung.baseURL,
-      SERVICE_LLM_TEMPERATURE: "0",
-      SERVICE_LLM_MAX_TOKENS: "2000",
-      SERVICE_LLM_TIMEOUT_MS: "500",
-      SERVICE_LLM_MAX_RETRIES: "1",
-      SERVICE_AGENT_TIMEOUT_MS: "1500",
-      SERVICE_REQUEST_TIMEOUT_MS: "6000",
-    });
+    svc = await startService(
+      fakeModelEnv(hung.baseURL, {
+        SERVICE_LOG_LEVEL: "silent",
+        SERVICE_LLM_MAX_TOKENS: "2000",
+        SERVICE_LLM_TIMEOUT_MS: "500",
+        SERVICE_LLM_MAX_RETRIES: "1",
+        SERVICE_AGENT_TIMEOUT_MS: "1500",
+        SERVICE_REQUEST_TIMEOUT_MS: "6000",
+      }),
+    );
     deterministic = await startService({ SERVICE_LOG_LEVEL: "silent" });
   });
   afterAll(async () => {

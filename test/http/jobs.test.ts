@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobView } from "../../jobs/job.js";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
+import { type FakeOpenAI, fakeModelEnv, startFakeOpenAI } from "../support/fake-openai.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
 import { readSse } from "../support/sse.js";
 import { lrGrid, syntheticRun } from "../support/synthetic-sweep.js";
@@ -94,15 +94,7 @@ describe("jobs held by a slow model", () => {
   beforeAll(async () => {
     // Every model call waits a minute: a job is running for as long as the test needs it to.
     fake = await startFakeOpenAI(() => ({ delayMs: 60_000, content: "{}" }));
-    svc = await startService({
-      SERVICE_LLM_MODEL_NAME: "fake-model",
-      SERVICE_LLM_BASE_URL: fake.baseURL,
-      SERVICE_LLM_API_KEY: "sk-jobs-test",
-      SERVICE_LLM_TEMPERATURE: "0",
-      SERVICE_LLM_MAX_TOKENS: "500",
-      SERVICE_JOB_WORKERS: "1",
-      SERVICE_MAX_QUEUED_JOBS: "1",
-    });
+    svc = await startService(fakeModelEnv(fake.baseURL, { SERVICE_LLM_API_KEY: "sk-jobs-test", SERVICE_JOB_WORKERS: "1", SERVICE_MAX_QUEUED_JOBS: "1" }));
   });
   afterAll(async () => {
     await svc.service.jobs.close();

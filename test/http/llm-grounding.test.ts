@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_NAMES, type AgentResult, SEVERITIES, type Severity, severityRank } from "../../domain/result.js";
 import type { GroundingReport } from "../../domain/grounding.js";
 import type { Span } from "../../domain/trace.js";
-import { type ChatRequestBody, type FakeOpenAI, type FakeReply, isRetry, modelAnswer, requestAgent, startFakeOpenAI } from "../support/fake-openai.js";
+import { type ChatRequestBody, type FakeOpenAI, type FakeReply, fakeModelEnv, isRetry, modelAnswer, requestAgent, startFakeOpenAI } from "../support/fake-openai.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
 
 const sample = JSON.parse(readFileSync(new URL("../fixtures/samples/tabular-drift-evidently.json", import.meta.url), "utf8")) as Record<string, unknown>;
@@ -81,12 +81,7 @@ describe("grounding the model's answers (HTTP, fake OpenAI-compatible server)", 
 
   beforeAll(async () => {
     fake = await startFakeOpenAI((body) => script(body));
-    svc = await startService({
-      SERVICE_LLM_MODEL_NAME: "fake-model",
-      SERVICE_LLM_BASE_URL: fake.baseURL,
-      SERVICE_LLM_TEMPERATURE: "0",
-      SERVICE_LLM_MAX_TOKENS: "2000",
-    });
+    svc = await startService(fakeModelEnv(fake.baseURL, { SERVICE_LLM_MAX_TOKENS: "2000" }));
     const plain = await startService();
     baseline = (await postJson(`${plain.url}/v1/analyse`, sample)).json as Outcome["json"];
     await plain.close();

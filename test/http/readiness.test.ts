@@ -1,15 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { closedPortUrl, type CountingServer, startCountingServer } from "../support/counting-server.js";
-import { type FakeOpenAI, modelAnswer, startFakeOpenAI } from "../support/fake-openai.js";
+import { type FakeOpenAI, fakeModelEnv, modelAnswer, startFakeOpenAI } from "../support/fake-openai.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
 
-const llmEnv = (baseURL: string) => ({
-  SERVICE_LLM_MODEL_NAME: "fake-model",
-  SERVICE_LLM_BASE_URL: baseURL,
-  SERVICE_LLM_API_KEY: "sk-readiness-probe-key",
-  SERVICE_LLM_TEMPERATURE: "0",
-  SERVICE_LLM_MAX_TOKENS: "500",
-});
+const llmEnv = (baseURL: string) => fakeModelEnv(baseURL, { SERVICE_LLM_API_KEY: "sk-readiness-probe-key" });
 
 describe("/readyz checks what the service depends on", () => {
   let svc: RunningService | undefined;

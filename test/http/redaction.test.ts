@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CountingServer, startCountingServer } from "../support/counting-server.js";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai.js";
+import { type FakeOpenAI, fakeModelEnv, startFakeOpenAI } from "../support/fake-openai.js";
 import { postJson, type RunningService, startService } from "../support/http-service.js";
 
 const body = JSON.parse(readFileSync(new URL("../fixtures/samples/tabular-drift-evidently.json", import.meta.url), "utf8"));
@@ -23,13 +23,7 @@ describe("configured secrets echoed by an upstream never leave the service", () 
 
   const startWithLlm = async () => {
     llm = await echoingGateway();
-    svc = await startService({
-      SERVICE_LLM_MODEL_NAME: "fake-model",
-      SERVICE_LLM_BASE_URL: llm.baseURL,
-      SERVICE_LLM_API_KEY: LLM_KEY,
-      SERVICE_LLM_TEMPERATURE: "0",
-      SERVICE_LLM_MAX_TOKENS: "500",
-    });
+    svc = await startService(fakeModelEnv(llm.baseURL, { SERVICE_LLM_API_KEY: LLM_KEY }));
     return svc;
   };
 

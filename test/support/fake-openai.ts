@@ -2,6 +2,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** The parts of an OpenAI chat-completions request body the fake reads. */
+/**
+ * The service settings that point it at a fake model at `baseURL` (spec §2.3 needs temperature and max_tokens set
+ * once a model name is); `extra` adds to or overrides them (a key, a larger max_tokens, time-outs).
+ */
+export function fakeModelEnv(baseURL: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { SERVICE_LLM_MODEL_NAME: "fake-model", SERVICE_LLM_BASE_URL: baseURL, SERVICE_LLM_TEMPERATURE: "0", SERVICE_LLM_MAX_TOKENS: "500", ...extra };
+}
+
 export interface ChatRequestBody {
   model: string;
   messages: Array<{ role: string; content: string }>;
