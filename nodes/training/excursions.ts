@@ -1,4 +1,4 @@
-import { median, medianInPlace, noiseSigma } from "./stats.js";
+import { medianInPlace, noiseSigma } from "./stats.js";
 
 /** A run of consecutive points far above the recent level of a series. */
 export interface Excursion {
@@ -14,7 +14,10 @@ export interface Excursion {
 }
 
 export interface ExcursionRule {
-  /** The value above which a point is an excursion, given the local `level` and noise `sigma`. */
+  /**
+   * The value above which a point is an excursion, given the local `level` and noise `sigma`; non-decreasing in
+   * both, which lets a block whose highest point is under the cutoff of a lower bound of both be passed over.
+   */
   cutoff(level: number, sigma: number): number;
   /** Points after an excursion within which the series must come back. */
   recoverWithin: number;
@@ -25,49 +28,89 @@ export function baselineBlock(n: number): number {
   return Math.min(50, Math.max(5, Math.floor(n / 20)));
 }
 
-/** Median and robust σ̂ (from differences) of each consecutive block of b points, with one scratch buffer. */
-function blockStats(y: Float64Array, b: number): { medians: Float64Array; sigmas: Float64Array } {
-  const blocks = Math.floor(y.length / b);
-  const medians = new Float64Array(blocks);
-  const sigmas = new Float64Array(blocks);
-  const scratch = new Float64Array(b);
-  for (let k = 0; k < blocks; k++) {
-    const from = k * b;
-    scratch.set(y.subarray(from, from + b));
-    medians[k] = medianInPlace(scratch);
-    const diffs = scratch.subarray(0, b - 1);
-    for (let i = 0; i < b - 1; i++) diffs[i] = y[from + i + 1]! - y[from + i]!;
-    const center = medianInPlace(diffs);
-    for (let i = 0; i < b - 1; i++) diffs[i] = Math.abs(diffs[i]! - center);
-    sigmas[k] = (1.4826 * medianInPlace(diffs)) / Math.SQRT2;
+/**
+ * Median and robust σ̂ (from differences) of each consecutive block of b points, each computed on first use with
+ * one scratch buffer: most blocks of a long, healthy series are never asked for.
+ */
+class BlockStats {
+  private readonly medians: Float64Array;
+  private readonly sigmas: Float64Array;
+  private readonly scratch: Float64Array;
+
+  constructor(
+    private readonly y: Float64Array,
+    private readonly b: number,
+  ) {
+    const blocks = Math.floor(y.length / b);
+    this.medians = new Float64Array(blocks).fill(Number.NaN);
+    this.sigmas = new Float64Array(blocks).fill(Number.NaN);
+    this.scratch = new Float64Array(b);
   }
-  return { medians, sigmas };
+
+  median(k: number): number {
+    if (Number.isNaN(this.medians[k]!)) {
+      this.scratch.set(this.y.subarray(k * this.b, (k + 1) * this.b));
+      this.medians[k] = medianInPlace(this.scratch);
+    }
+    return this.medians[k]!;
+  }
+
+  sigma(k: number): number {
+    if (Number.isNaN(this.sigmas[k]!)) {
+      const { y, b } = this;
+      const from = k * b;
+      const diffs = this.scratch.subarray(0, b - 1);
+      for (let i = 0; i < b - 1; i++) diffs[i] = y[from + i + 1]! - y[from + i]!;
+      const center = medianInPlace(diffs);
+      for (let i = 0; i < b - 1; i++) diffs[i] = Math.abs(diffs[i]! - center);
+      this.sigmas[k] = (1.4826 * medianInPlace(diffs)) / Math.SQRT2;
+    }
+    return this.sigmas[k]!;
+  }
+
+  /** Median noise of the (up to) three blocks before block k. */
+  recentSigma(k: number): number {
+    const from = Math.max(0, k - 3);
+    const recent = new Float64Array(k - from);
+    for (let j = from; j < k; j++) recent[j - from] = this.sigma(j);
+    return medianInPlace(recent);
+  }
 }
 
 /**
  * Finds upward excursions against a rolling baseline: each point is compared with the median of the previous
  * block and the median noise of the three blocks before it (floored at half the series' own σ̂), so the work is
- * O(n log block) even for 10^6 points. Neighbouring flagged points (gap ≤ 1) form one excursion.
+ * O(n log block) even for 10^6 points. Neighbouring flagged points (gap ≤ 1) form one excursion. A block whose
+ * highest point stays under the cutoff for the previous block's lowest point (≤ its median) and the floor (≤ its
+ * noise) cannot hold a flagged point and is passed over without computing either statistic.
  */
 export function findExcursions(y: Float64Array, rule: ExcursionRule): Excursion[] {
   const n = y.length;
   const b = baselineBlock(n);
   if (n < 3 * b) return [];
   const floor = 0.5 * noiseSigma(y);
-  const { medians, sigmas } = blockStats(y, b);
+  const stats = new BlockStats(y, b);
   const out: Excursion[] = [];
   let open: Excursion | null = null;
-  let level = 0;
-  let sigma = 0;
-  let cutoff = Number.POSITIVE_INFINITY;
-  for (let i = b; i < n; i++) {
-    if (i % b === 0) {
-      const k = i / b;
-      level = medians[k - 1]!;
-      sigma = Math.max(floor, median(sigmas, Math.max(0, k - 3), k));
-      cutoff = rule.cutoff(level, sigma);
+  let previousLow = lowest(y, 0, b);
+  for (let k = 1; k * b < n; k++) {
+    const from = k * b;
+    const to = Math.min(n, from + b);
+    let high = Number.NEGATIVE_INFINITY;
+    let low = Number.POSITIVE_INFINITY;
+    for (let i = from; i < to; i++) {
+      if (y[i]! > high) high = y[i]!;
+      if (y[i]! < low) low = y[i]!;
     }
-    if (y[i]! > cutoff) {
+    const lowBelow = previousLow;
+    previousLow = low;
+    if (high <= rule.cutoff(lowBelow, floor)) continue;
+    const level = stats.median(k - 1);
+    if (high <= rule.cutoff(level, floor)) continue;
+    const sigma = Math.max(floor, stats.recentSigma(k));
+    const cutoff = rule.cutoff(level, sigma);
+    for (let i = from; i < to; i++) {
+      if (!(y[i]! > cutoff)) continue;
       if (open && i - open.end <= 2) {
         open.end = i;
         if (y[i]! > y[open.peak]!) open.peak = i;
@@ -82,10 +125,21 @@ export function findExcursions(y: Float64Array, rule: ExcursionRule): Excursion[
   return out;
 }
 
+function lowest(y: Float64Array, from: number, to: number): number {
+  let low = Number.POSITIVE_INFINITY;
+  for (let i = from; i < to; i++) if (y[i]! < low) low = y[i]!;
+  return low;
+}
+
+/** The middle one of three values (what the median of three is, without a copy to select in). */
+function middleOf(a: number, b: number, c: number): number {
+  return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+}
+
 function recovery(y: Float64Array, e: Excursion, within: number): boolean | null {
   const limit = e.level + 3 * e.sigma;
   const last = Math.min(y.length - 3, e.end + within);
   if (e.end + 3 > y.length - 1) return null;
-  for (let j = e.end + 1; j <= last; j++) if (median(y, j, j + 3) <= limit) return true;
+  for (let j = e.end + 1; j <= last; j++) if (middleOf(y[j]!, y[j + 1]!, y[j + 2]!) <= limit) return true;
   return false;
 }

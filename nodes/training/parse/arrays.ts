@@ -15,10 +15,9 @@ export function readMetricArrays(metrics: Record<string, unknown>, out: SeriesBu
   for (const [name, raw] of Object.entries(metrics)) {
     if (!Array.isArray(raw)) continue;
     const cols = out.columns(name, raw.length);
-    for (let i = 0; i < raw.length; i++) {
+    for (let i = cols.pushIndexed(raw, 0); i < raw.length; i = cols.pushIndexed(raw, i + 1)) {
       const p: unknown = raw[i];
-      if (typeof p === "number") cols.push(i, p, Number.NaN, Number.NaN);
-      else if (isPointObject(p)) {
+      if (isPointObject(p)) {
         history = true;
         const value = typeof p.value === "number" ? p.value : metricValue(p.value, () => `metrics.${name}[${i}].value`);
         if (value !== null) cols.push(axisValue(p.step, i), value, axisValue(p.epoch, Number.NaN), axisValue(p.timestamp, Number.NaN));
