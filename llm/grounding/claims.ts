@@ -38,12 +38,17 @@ const NAME_WINDOW_WORDS = 5;
  * The values of the quantity a number is stated for: the nearest field name of the evidence among the few words
  * before it (one word such as val_loss or best_epoch, or two such as "canned goods"), or null when none is named.
  * A value true elsewhere in the evidence ("std 1" where 1 is a count) is still wrong for that quantity, and in a
- * sentence that cites findings, a value of that field in another finding is wrong for the ones it speaks of
- * (when they hold the field; else any value of the field shown).
+ * sentence that names items of the evidence (`anchors`: findings, rule ids, series, tensors, columns, checks,
+ * the recommendations of a finding), a value of that field in another item is wrong for the ones it speaks of
+ * ("for val/loss, min 0.39" where 0.39 is train/loss's min); when none of them holds the field, any value of the
+ * field shown stands.
  */
-function namedQuantity(before: string, evidence: GroundingEvidence, findings: readonly string[]): NumberIndex | null {
+function namedQuantity(before: string, evidence: GroundingEvidence, anchors: () => readonly string[]): NumberIndex | null {
   const words = before.toLowerCase().match(/[\p{L}\p{N}_]+/gu)?.slice(-NAME_WINDOW_WORDS) ?? [];
-  const named = (name: string) => (findings.length ? evidence.byName.get(name, findings) : undefined) ?? evidence.byName.get(name);
+  const named = (name: string) => {
+    const within = anchors();
+    return (within.length ? evidence.byName.get(name, within) : undefined) ?? evidence.byName.get(name);
+  };
   for (let i = words.length - 1; i >= 0; i--) {
     const pair = i > 0 ? named(`${words[i - 1]} ${words[i]}`) : undefined;
     const single = /^\d+$/u.test(words[i]!) ? undefined : named(words[i]!);
@@ -55,18 +60,20 @@ function namedQuantity(before: string, evidence: GroundingEvidence, findings: re
 /**
  * Why a sentence fails against the evidence, or null when it holds: every id it cites exists, every number it
  * states matches a value shown (within the rounding written), of the quantity it names when it names one (in the
- * findings it cites when they hold it), and a severity it claims is no higher than the findings it cites or,
+ * items of the evidence it names when they hold it), and a severity it claims is no higher than the findings it cites or,
  * citing none, than `allowed`.
  */
 export function checkSentence(text: string, evidence: GroundingEvidence, allowed: Severity): GroundingReason | null {
   const ids = citedIds(text);
   if (ids.some((id) => !evidence.ids.has(id))) return "unknown_id";
-  const findings = ids.filter((id) => evidence.severityOf.has(id));
   // Digits inside cited ids are names, not quantities.
   const plain = ids.length ? ids.reduce((t, id) => t.split(id).join(" "), text) : text;
+  // The items the sentence names, looked for once and only when a number is stated for a named field.
+  let anchors: string[] | undefined;
+  const anchorsOnce = () => (anchors ??= evidence.anchorsIn(text));
   for (const n of DIGIT.test(plain) ? statedNumbers(plain) : []) {
     if (!evidence.numbers.grounds(n)) return "number";
-    const quantity = namedQuantity(plain.slice(Math.max(0, n.index - 80), n.index), evidence, findings);
+    const quantity = namedQuantity(plain.slice(Math.max(0, n.index - 80), n.index), evidence, anchorsOnce);
     if (quantity && !quantity.grounds(n)) return "number";
   }
   const claimed = claimedSeverity(text);

@@ -1,4 +1,5 @@
 import { AGENT_NAMES, SEVERITIES, type Severity, severityRank } from "../../domain/result.js";
+import { citedIds } from "./claims.js";
 import { evidenceValues, NumberIndex } from "./numbers.js";
 
 /** What a model answer is checked against: the values, ids and severities of the evidence it was given. */
@@ -6,9 +7,11 @@ export interface GroundingEvidence {
   numbers: NumberIndex;
   /**
    * The numbers under each field name (lower case), nested ones included: what "std 0.02" may state; with
-   * finding ids, only those inside these findings (undefined when they hold no such field).
+   * anchors (what `anchorsIn` found), only those inside the items they name (undefined when none holds the field).
    */
-  byName: { get(name: string, findings?: readonly string[]): NumberIndex | undefined };
+  byName: { get(name: string, anchors?: readonly string[]): NumberIndex | undefined };
+  /** The items of the evidence a text names (lower case): finding and rule ids, series, tensors, columns, checks. */
+  anchorsIn(text: string): string[];
   /** Finding ids, detector rule ids and agent names the answer may cite. */
   ids: ReadonlySet<string>;
   /** Each finding's severity, by id. */
@@ -18,14 +21,37 @@ export interface GroundingEvidence {
 }
 
 /**
- * Numbers by the field names they sit under, kept as ranges of the evidence's list of numbers (a field's values
- * are the ones added while it was open), so the walk records one range per field rather than every number under
- * every name above it; a name's index is built the first time a sentence names it.
+ * The keys whose text value names the item (object) that holds it: a finding's id, an evidence item's rule id, a
+ * series', tensor's or report's name, a check, a column, a metric; a recommendation is named by its findings.
+ * A model that speaks of one item names it ("val/loss", "conv1.weight", "training.overfitting").
+ */
+export const ANCHOR_KEYS = ["id", "rule_id", "name", "check", "column", "metric", "tensor", "feature"] as const;
+const ANCHOR_LISTS = ["finding_ids"] as const;
+
+/** The names of one object of the evidence (ANCHOR_KEYS' values, finding_ids' items), as written. */
+export function anchorNamesOf(o: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const key of ANCHOR_KEYS) if (typeof o[key] === "string" && o[key]) out.push(o[key]);
+  for (const key of ANCHOR_LISTS) {
+    const list = o[key];
+    if (Array.isArray(list)) for (const v of list) if (typeof v === "string" && v) out.push(v);
+  }
+  return out;
+}
+
+// What may be a name in a sentence: a run of characters between spaces, brackets, quotes and list punctuation.
+const TOKEN = /[^\s,;()[\]{}"'«»“”‘’]+/gu;
+
+/**
+ * Numbers by the field names they sit under, and by the items (anchors) that hold them, kept as ranges of the
+ * evidence's list of numbers (a field's values are the ones added while it was open), so the walk records one
+ * range per field rather than every number under every name above it; a name's index is built the first time a
+ * sentence names it.
  */
 class NamedNumbers {
-  /** Per name, and per finding id, [start, end) pairs into `numbers`. */
+  /** Per field name, and per anchor name, [start, end) pairs into `numbers`. */
   private readonly ranges = new Map<string, number[]>();
-  private readonly findings = new Map<string, number[]>();
+  private readonly anchors = new Map<string, number[]>();
   private readonly built = new Map<string, NumberIndex | undefined>();
 
   constructor(private readonly numbers: readonly number[]) {}
@@ -34,16 +60,38 @@ class NamedNumbers {
     pushRange(this.ranges, name, start, end);
   }
 
-  addFinding(id: string, start: number, end: number): void {
-    pushRange(this.findings, id, start, end);
+  /** Anchors of several words ("canned goods"), which no token is: looked for in the whole text. */
+  private readonly phrases = new Set<string>();
+
+  addAnchor(name: string, start: number, end: number): void {
+    const key = name.toLowerCase();
+    if (start < end && /\s/u.test(key)) this.phrases.add(key);
+    pushRange(this.anchors, key, start, end);
   }
 
-  get(name: string, findings?: readonly string[]): NumberIndex | undefined {
-    const key = findings?.length ? `${name}\u0000${findings.join("\u0000")}` : name;
+  /**
+   * The anchors a text names: its tokens (a closing point, colon or exclamation mark left out) that name an item.
+   * Items without a number are not anchors, so naming one binds nothing.
+   */
+  anchorsIn(text: string): string[] {
+    const lower = text.toLowerCase();
+    const out: string[] = [];
+    for (const m of lower.matchAll(TOKEN)) {
+      let token = m[0];
+      if (this.anchors.has(token) || this.anchors.has((token = token.replace(/[.:!?…]+$/u, "")))) {
+        if (!out.includes(token)) out.push(token);
+      }
+    }
+    for (const phrase of this.phrases) if (lower.includes(phrase)) out.push(phrase);
+    return out;
+  }
+
+  get(name: string, anchors?: readonly string[]): NumberIndex | undefined {
+    const key = anchors?.length ? `${name}\u0000${anchors.join("\u0000")}` : name;
     if (this.built.has(key)) return this.built.get(key);
     const ranges = this.ranges.get(name);
     if (!ranges) return undefined;
-    const within = findings?.length ? findings.flatMap((id) => this.findings.get(id) ?? []) : [0, this.numbers.length];
+    const within = anchors?.length ? anchors.flatMap((a) => this.anchors.get(a) ?? []) : [0, this.numbers.length];
     const values: number[] = [];
     for (let i = 0; i < ranges.length; i += 2) {
       for (let w = 0; w < within.length; w += 2) {
@@ -92,7 +140,11 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
         if (!known || severityRank(severity) < severityRank(known)) severityOf.set(o.id, severity);
         if (severityRank(severity) < severityRank(top)) top = severity;
       }
-      if (typeof o.rule_id === "string") ids.add(o.rule_id);
+      if (typeof o.rule_id === "string") {
+        ids.add(o.rule_id);
+        // A cross finding's rule joins the rules it rests on ("XA-11<CK-02", "CK-11×DS"): each may be cited alone.
+        if (o.rule_id.length > 6) for (const part of citedIds(o.rule_id)) ids.add(part);
+      }
       if (Array.isArray(o.finding_ids)) for (const id of o.finding_ids) if (typeof id === "string") ids.add(id);
       const first = numbers.length;
       for (const key in o) {
@@ -100,11 +152,11 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
         walk(o[key]);
         byName.addRange(key.toLowerCase(), start, numbers.length);
       }
-      if (typeof o.id === "string" && SEVERITIES.includes(severity)) byName.addFinding(o.id, first, numbers.length);
+      for (const name of anchorNamesOf(o)) byName.addAnchor(name, first, numbers.length);
     }
   };
   for (const value of shown) walk(value);
-  return { numbers: new NumberIndex(numbers), byName, ids, severityOf, top };
+  return { numbers: new NumberIndex(numbers), byName, anchorsIn: (text) => byName.anchorsIn(text), ids, severityOf, top };
 }
 
 /** The JSON object of a prompt's user message (every prompt of ours sends one), or its text when not JSON. */

@@ -1,3 +1,4 @@
+import { anchorNamesOf } from "../../llm/grounding/evidence.js";
 import { type ChatRequestBody, type FakeReply, modelAnswer, requestInput, requestLanguage } from "./fake-openai.js";
 import { Prng } from "./prng.js";
 
@@ -9,16 +10,29 @@ export interface StatedSentence {
   perturbed: boolean;
   /** The value given, an integer or not. */
   integer: boolean;
-  /** A changed number that, as written, equals another value of its field (of any, unnamed): no check by value can tell. */
+  /**
+   * A changed number that, as written, equals another value of its field in the item the sentence names (in any
+   * item when it names none; of any field, unnamed): no check by value can tell.
+   */
   collides: boolean;
 }
 
-/** How each language writes "the value of <key> is <number>." and its number marks. */
-const STYLE: Record<string, { sentence: (key: string, n: string, tag: string) => string; decimal: string; group: string }> = {
-  en: { sentence: (k, n, t) => `The value of ${k} stands at ${n} (${t}).`, decimal: ".", group: "," },
-  fr: { sentence: (k, n, t) => `La valeur de ${k} s'établit à ${n} (${t}).`, decimal: ",", group: "\u202f" },
-  es: { sentence: (k, n, t) => `El valor de ${k} se sitúa en ${n} (${t}).`, decimal: ",", group: "." },
+/**
+ * How each language writes "for <item>, the value of <key> is <number>." and its number marks. The item is the
+ * one the number belongs to (a finding, a series, a tensor, a check, a recommendation's finding), named as a
+ * model explaining a number names it; a number of no item is stated without one.
+ */
+const STYLE: Record<string, { sentence: (key: string, n: string, tag: string) => string; item: string; decimal: string; group: string }> = {
+  en: { sentence: (k, n, t) => `the value of ${k} stands at ${n} (${t}).`, item: "For", decimal: ".", group: "," },
+  fr: { sentence: (k, n, t) => `la valeur de ${k} s'établit à ${n} (${t}).`, item: "Pour", decimal: ",", group: "\u202f" },
+  es: { sentence: (k, n, t) => `el valor de ${k} se sitúa en ${n} (${t}).`, item: "Para", decimal: ",", group: "." },
 };
+
+/** The sentence, opened by the item it speaks of when there is one. */
+function stating(style: (typeof STYLE)[string], item: string | null, key: string, n: string, tag: string): string {
+  const body = style.sentence(key, n, tag);
+  return item ? `${style.item} ${item}, ${body}` : body.charAt(0).toUpperCase() + body.slice(1);
+}
 
 /** A number the way a model writes one: at most 4 significant digits, grouped thousands, the language's marks. */
 export function formatNumber(value: number, language: string): string {
@@ -41,19 +55,25 @@ export function perturb(value: number, rng: Prng): number {
   return value * factor;
 }
 
+/** A number of the model's input: the field it sits under and the nearest item that holds it (null: none). */
+type Named = [key: string, value: number, item: string | null];
+
 /** Named numbers of the model's input: findings' evidence first (what a model quotes), then the rest. */
-function namedNumbers(input: unknown): Array<[string, number]> {
-  const out: Array<[string, number]> = [];
-  const walk = (v: unknown, key: string) => {
-    if (typeof v === "number" && Number.isFinite(v)) out.push([key, v]);
-    else if (Array.isArray(v)) for (const x of v) walk(x, key);
-    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, /^\d+$/.test(k) ? key : k);
+function namedNumbers(input: unknown): Named[] {
+  const out: Named[] = [];
+  const walk = (v: unknown, key: string, item: string | null) => {
+    if (typeof v === "number" && Number.isFinite(v)) out.push([key, v, item]);
+    else if (Array.isArray(v)) for (const x of v) walk(x, key, item);
+    else if (v && typeof v === "object") {
+      const own = anchorNamesOf(v as Record<string, unknown>)[0] ?? item;
+      for (const [k, x] of Object.entries(v)) walk(x, /^\d+$/.test(k) ? key : k, own);
+    }
   };
   const obj = (input ?? {}) as Record<string, unknown>;
-  walk(obj.findings, "value");
-  walk(obj.cross_findings, "value");
-  walk(obj.recommendations, "value");
-  walk(obj.digest, "value");
+  walk(obj.findings, "value", null);
+  walk(obj.cross_findings, "value", null);
+  walk(obj.recommendations, "value", null);
+  walk(obj.digest, "value", null);
   return out;
 }
 
@@ -64,11 +84,12 @@ const letters = (i: number) => {
 };
 
 /**
- * A model that states numbers it was given, a share `k` of them changed (seeded), one number per sentence,
+ * A model that states numbers it was given, a share `k` of them changed (seeded), one number per sentence, each
+ * opened by the item it belongs to unless `nameItems` is false (the sentences measured before items were named),
  * added to the well-behaved answer: review summaries and finding descriptions, the cross-artifact summary, the
  * advice. Every sentence written is logged, so a measurement can see which ones the response kept.
  */
-export function perturbingModel(k: number, seed: number, perAnswer = 12) {
+export function perturbingModel(k: number, seed: number, perAnswer = 12, nameItems = true) {
   const rng = new Prng(seed);
   const written: StatedSentence[] = [];
   const script = (body: ChatRequestBody): FakeReply => {
@@ -78,15 +99,16 @@ export function perturbingModel(k: number, seed: number, perAnswer = 12) {
     const style = STYLE[language] ?? STYLE.en!;
     const numbers = namedNumbers(requestInput(body));
     const picked = numbers.length <= perAnswer ? numbers : Array.from({ length: perAnswer }, () => rng.pick(numbers));
-    const sentences = picked.map(([key, value]) => {
+    const sentences = picked.map(([key, value, item]) => {
       const perturbed = rng.chance(k);
       let stated = perturbed ? perturb(value, rng) : value;
       // A change the written precision hides is no change: perturb again until it shows.
       while (perturbed && formatNumber(stated, language) === formatNumber(value, language)) stated = perturb(stated, rng);
       const text = formatNumber(stated, language);
-      const sentence = style.sentence(key, text, letters(written.length));
+      const named = nameItems ? item : null;
+      const sentence = stating(style, named, key, text, letters(written.length));
       // An unnamed number ("value") names no field: any value given is then a collision.
-      const collides = perturbed && numbers.some(([k, v]) => (k === key || key === "value") && formatNumber(v, language) === text);
+      const collides = perturbed && numbers.some(([k, v, i]) => (k === key || key === "value") && (named === null || i === named) && formatNumber(v, language) === text);
       written.push({ sentence, given: formatNumber(value, language), perturbed, integer: Number.isInteger(value), collides });
       return sentence;
     });

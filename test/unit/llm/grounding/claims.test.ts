@@ -56,6 +56,27 @@ describe("checkSentence", () => {
     expect(checkSentence("training.overfitting: best_epoch 12.", withDigest, "high")).toBeNull();
   });
 
+  it("checks a named number against the item the sentence names: a series, a tensor, a recommendation's finding", () => {
+    const items = collectEvidence({
+      findings: [{ id: "cross.leak", severity: "high", evidence: [{ rule_id: "XA-11<CK-02", observed: 2048 }] }],
+      recommendations: [{ priority: 1, finding_ids: ["dataset.missing_values"] }, { priority: 2, finding_ids: ["training.overfitting"] }],
+      digest: {
+        series: [{ name: "train/loss", min: [34, 0.386] }, { name: "val/loss", min: [12, 0.41] }],
+        tensors: [{ name: "conv1.weight", shape: [64, 3, 7, 7] }, { name: "fc.weight", shape: [1000, 512] }],
+      },
+    });
+    // True of another item only: train/loss's min, fc.weight's shape, the other recommendation's priority.
+    expect(checkSentence("For val/loss, the min stands at 0.386.", items, "info")).toBe("number");
+    expect(checkSentence("For val/loss, the min stands at 0.41.", items, "info")).toBeNull();
+    expect(checkSentence("Le shape de conv1.weight vaut 512.", items, "info")).toBe("number");
+    expect(checkSentence("Le shape de conv1.weight vaut 64.", items, "info")).toBeNull();
+    expect(checkSentence("For dataset.missing_values, priority 2 applies.", items, "info")).toBe("number");
+    expect(checkSentence("For dataset.missing_values, priority 1 applies.", items, "info")).toBeNull();
+    // Naming no item, any value of the field stands; a rule joined from others may be cited whole or in parts.
+    expect(checkSentence("The min stands at 0.386.", items, "info")).toBeNull();
+    expect(checkSentence("CK-02 observed 2,048 values (XA-11<CK-02).", items, "info")).toBeNull();
+  });
+
   it("reads ids and severity words", () => {
     expect(citedIds("see training.overfitting and TH-13.")).toEqual(["training.overfitting", "TH-13"]);
     expect(claimedSeverity("un problème critique")).toBe("critical");
