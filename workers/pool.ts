@@ -5,6 +5,9 @@ import type { TaskName, TaskPayload, TaskResult } from "./tasks.js";
 /** A worker kept this long after its last task, so a burst of tasks does not pay for thread start-up each time. */
 const IDLE_TIMEOUT_MS = 60_000;
 
+/** Threads of the pool: one per core. */
+export const POOL_THREADS = availableParallelism();
+
 let pool: Piscina | null = null;
 
 /** The process's one pool, one thread per core, started on first use (idle threads do not keep the process alive). */
@@ -12,7 +15,7 @@ function sharedPool(): Piscina {
   pool ??= new Piscina({
     filename: new URL("./entry.mjs", import.meta.url).href,
     minThreads: 0,
-    maxThreads: availableParallelism(),
+    maxThreads: POOL_THREADS,
     idleTimeout: IDLE_TIMEOUT_MS,
   });
   return pool;

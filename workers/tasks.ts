@@ -1,4 +1,5 @@
 import { parseJsonTask } from "./parse-json.js";
+import { scanTensorRangesTask } from "./scan-tensor-ranges.js";
 
 /**
  * What a task gives back: its value, and the buffers inside it to transfer to the caller rather than copy
@@ -15,6 +16,7 @@ export interface TaskOutput<T> {
  */
 export const TASKS = {
   parseJson: parseJsonTask,
+  scanTensorRanges: scanTensorRangesTask,
 } satisfies Record<string, (payload: never) => TaskOutput<unknown> | Promise<TaskOutput<unknown>>>;
 
 export type TaskName = keyof typeof TASKS;

@@ -4,6 +4,7 @@ import type { FileOutcome } from "./build-info.js";
 import { scanCheckpointFile } from "./file/scan.js";
 import { scanCheckpointFolder } from "./file/folder.js";
 import { checkpointDownloadPath, type ResolvedCheckpointPath, resolveCheckpointPath } from "./paths.js";
+import { poolScanSplitter } from "../../workers/scan-splitter.js";
 
 /** Reports scan progress at most every 10 % so streaming clients see movement without a flood. */
 function progressReporter(run: AnalyzerRun): (p: { bytesRead: number; bytesTotal: number }) => void {
@@ -26,7 +27,8 @@ async function exists(path: string): Promise<boolean> {
 
 async function scan(target: ResolvedCheckpointPath & { kind: "file" | "folder" }, run: AnalyzerRun): Promise<FileOutcome> {
   const maxScanBytes = run.deps.settings.SERVICE_MAX_CHECKPOINT_BYTES;
-  const options = { signal: run.signal, maxBytes: maxScanBytes, onProgress: progressReporter(run) };
+  // A large file's tensor data is read by the worker pool, off the event loop and on every core.
+  const options = { signal: run.signal, maxBytes: maxScanBytes, onProgress: progressReporter(run), split: poolScanSplitter };
   const result = target.kind === "folder" ? await scanCheckpointFolder(target.path, target.files, options) : await scanCheckpointFile(target.path, options);
   return { scan: result, note: null, maxScanBytes };
 }

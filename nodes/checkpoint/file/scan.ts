@@ -9,6 +9,7 @@ import { type ByteRegion, readBytes, readRegions } from "./range-reader.js";
 import { declaredHeaderLength, readSafetensorsHeader } from "./safetensors.js";
 import type { CheckpointScan, IntegrityIssue, ScannedTensor } from "./scan-types.js";
 import { looksLikePickle, SNIFF_BYTES, sniffFormat } from "./sniff.js";
+import { defaultPieces, type ScanSplitter, scanInPieces, SPLIT_MIN_BYTES } from "./split-scan.js";
 import { canMeasure } from "./stats-layout.js";
 import { TensorStatsAccumulator } from "./tensor-stats.js";
 import { readLegacyTorch } from "./torch-legacy.js";
@@ -25,6 +26,8 @@ export interface ScanOptions {
   onProgress?: (progress: { bytesRead: number; bytesTotal: number }) => void;
   /** Read size (default 16 MiB); the scan's only large allocation. */
   chunkBytes?: number;
+  /** Splits a large file's tensor data across threads (the worker pool); without it, the data is read here. */
+  split?: ScanSplitter;
 }
 
 /** Tensors this small are read even in header-only mode (scores, counters, BatchNorm step counts). */
@@ -145,14 +148,19 @@ function topLevelKeys(root: PyValue | null): string[] {
 }
 
 /** Streams the data of every readable tensor once; tensors sharing the same bytes share one accumulator, which
- * is finished (and its memory released) as soon as its last byte has been read. */
+ * is finished (and its memory released) as soon as its last byte has been read. A large file's data is split
+ * across `options.split`'s threads instead, and each tensor's parts merged here. */
 async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: ScanOptions): Promise<number> {
-  interface Group { acc: TensorStatsAccumulator | null; tensors: ScannedTensor[]; region: ByteRegion; received: number }
+  interface Group { acc: TensorStatsAccumulator | null; tensors: ScannedTensor[]; region: ByteRegion; units: number | null; received: number }
   const shared = new Map<string, Group>();
   const finish = (g: Group) => {
     const stats = g.acc!.finish();
     for (const t of g.tensors) t.stats = stats;
     g.acc = null;
+  };
+  const received = (g: Group, bytes: number) => {
+    g.received += bytes;
+    if (g.received === g.region.end - g.region.start) finish(g);
   };
   for (const t of scan.tensors) {
     if (!t.byteRange || !t.dtype || !canMeasure(t.dtype) || t.byteRange[1] > scan.fileSize) continue;
@@ -168,14 +176,14 @@ async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: Sca
     const group: Group = {
       acc: new TensorStatsAccumulator(t.dtype, units, t.numel),
       tensors: [t],
+      units,
       received: 0,
       region: {
         start,
         end,
         consume: (b) => {
           group.acc!.push(b);
-          group.received += b.length;
-          if (group.received === end - start) finish(group);
+          received(group, b.length);
         },
       },
     };
@@ -184,14 +192,22 @@ async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: Sca
   const groups = [...shared.values()];
   const bytesTotal = groups.reduce((n, g) => n + g.region.end - g.region.start, 0);
   let bytesRead = 0;
-  await readRegions(fh, groups.map((g) => g.region), {
-    signal: options.signal,
-    chunkBytes: options.chunkBytes,
-    onBytes: (n) => {
-      bytesRead += n;
-      options.onProgress?.({ bytesRead, bytesTotal });
-    },
-  });
+  const onBytes = (n: number) => {
+    bytesRead += n;
+    options.onProgress?.({ bytesRead, bytesTotal });
+  };
+  const split = options.split;
+  if (split && bytesTotal >= (split.minBytes ?? SPLIT_MIN_BYTES)) {
+    const regions = groups.map((g) => ({ dtype: g.tensors[0]!.dtype!, units: g.units, numel: g.tensors[0]!.numel, start: g.region.start, end: g.region.end }));
+    const pieces = split.pieces ?? defaultPieces(bytesTotal, split.threads);
+    await scanInPieces(scan.path, regions, split, pieces, (slice, part) => {
+      const group = groups[slice.region]!;
+      group.acc!.absorb(part);
+      received(group, slice.to - slice.from);
+    }, { signal: options.signal, chunkBytes: options.chunkBytes, onBytes });
+  } else {
+    await readRegions(fh, groups.map((g) => g.region), { signal: options.signal, chunkBytes: options.chunkBytes, onBytes });
+  }
   for (const g of groups) if (g.acc) finish(g);
   return bytesRead;
 }

@@ -30,6 +30,25 @@ export interface TensorStats {
   deadUnits: number | null;
 }
 
+/**
+ * What an accumulator saw of part of a tensor (`partial`), to be merged into the accumulator of the whole tensor
+ * (`absorb`): a split scan reads byte ranges of one tensor on several threads. Every field merges: counters and
+ * code counts add up, extremes take the larger, and count, mean and M2 combine by Chan, Golub & LeVeque's
+ * pairwise update ("Updating formulae and a pairwise algorithm for computing sample variances", 1979), the same
+ * update that folds each block into the running totals.
+ */
+export interface PartialTensorStats {
+  /** Elements pushed. */
+  count: number;
+  /** Moments of the finite values read through float views, with the NaN/Inf/zero counters of every element. */
+  moments: BlockMoments;
+  /** Counts of each 8/16-bit float code (float64, exact), or null for other element types. */
+  codes: Float64Array | null;
+  /** Largest |value| (magnitude code for 8/16-bit floats) of units `unitFrom`… that this part touched. */
+  unitMax: Float64Array | null;
+  unitFrom: number;
+}
+
 /** Elements per block: statistics are merged per block (Chan et al. 1979), so memory stays bounded. */
 const BLOCK = 65536;
 /** More output units than this are not tracked (one float64 each; no real layer comes close). */
@@ -57,7 +76,8 @@ export class TensorStatsAccumulator {
   private scratch: Float64Array | null = null;
   private readonly unitMax: Float64Array | null;
   private readonly unitSize: number;
-  private index = 0;
+  private index: number;
+  private readonly first: number;
   private n = 0;
   private mean = 0;
   private m2 = 0;
@@ -69,8 +89,13 @@ export class TensorStatsAccumulator {
   private negInf = 0;
   private zeros = 0;
 
-  /** `units`: also track the largest |value| in each of this many equal slices along the first dimension. */
-  constructor(dtype: DType, units: number | null = null, numel = 0) {
+  /**
+   * `units`: also track the largest |value| in each of this many equal slices along the first dimension.
+   * `first`: the tensor index of the first element pushed, when only part of the tensor is (see `partial`).
+   */
+  constructor(dtype: DType, units: number | null = null, numel = 0, first = 0) {
+    this.index = first;
+    this.first = first;
     const layout = layoutOf(dtype);
     if (!layout) throw new Error(`element type ${dtype} cannot be measured`);
     this.layout = layout;
@@ -237,11 +262,45 @@ export class TensorStatsAccumulator {
     return dead;
   }
 
+  /** What was pushed, to merge into another accumulator of the same tensor with `absorb` (ends this one). */
+  partial(): PartialTensorStats {
+    if (this.histogram) this.flushHistogram();
+    const { n, mean, m2, sumSq, min, max, zeros, nan, posInf, negInf } = this;
+    const count = this.index - this.first;
+    const unitFrom = this.unitMax && count > 0 ? Math.floor(this.first / this.unitSize) : 0;
+    const unitTo = this.unitMax && count > 0 ? Math.floor((this.index - 1) / this.unitSize) + 1 : 0;
+    const codes = this.histogramTotal;
+    this.histogram = null;
+    this.histogramTotal = null;
+    return {
+      count,
+      moments: { n, mean, m2, sumSq, min, max, zeros, nan, posInf, negInf },
+      codes,
+      unitMax: unitTo > unitFrom ? this.unitMax!.slice(unitFrom, unitTo) : null,
+      unitFrom,
+    };
+  }
+
+  /** Merges what another accumulator of the same tensor saw of another part of it (from `partial`). */
+  absorb(part: PartialTensorStats): void {
+    this.index += part.count;
+    this.merge(part.moments);
+    if (part.codes) {
+      this.histogramTotal ??= new Float64Array(part.codes.length);
+      for (let c = 0; c < part.codes.length; c++) this.histogramTotal[c]! += part.codes[c]!;
+    }
+    if (part.unitMax && this.unitMax) {
+      for (let u = 0; u < part.unitMax.length; u++) {
+        if (part.unitMax[u]! > this.unitMax[part.unitFrom + u]!) this.unitMax[part.unitFrom + u] = part.unitMax[u]!;
+      }
+    }
+  }
+
   /** The statistics of everything pushed so far (a trailing partial element is ignored). */
   finish(): TensorStats {
-    if (this.histogram && this.layout.kind === "codes") {
-      this.flushHistogram();
-      histogramMoments(this.histogramTotal!, this.layout.table, this.block);
+    if (this.histogram) this.flushHistogram();
+    if (this.histogramTotal && this.layout.kind === "codes") {
+      histogramMoments(this.histogramTotal, this.layout.table, this.block);
       this.merge(this.block);
       // Counting is over: let the tables go, so only tensors being read hold one.
       this.histogram = null;
@@ -250,7 +309,7 @@ export class TensorStatsAccumulator {
     const finite = this.n > 0;
     const maxAbs = finite ? Math.max(Math.abs(this.min), Math.abs(this.max)) : null;
     return {
-      count: this.index,
+      count: this.index - this.first,
       nanCount: this.nan,
       posInfCount: this.posInf,
       negInfCount: this.negInf,

@@ -1,0 +1,42 @@
+import { open } from "node:fs/promises";
+import type { DType } from "./dtypes.js";
+import { readRegions } from "./range-reader.js";
+import { type PartialTensorStats, TensorStatsAccumulator } from "./tensor-stats.js";
+
+/** Bytes [from, to) of one tensor, from its element `first` on (the accumulator's arguments, and where to read). */
+export interface TensorSlice {
+  dtype: DType;
+  units: number | null;
+  numel: number;
+  first: number;
+  from: number;
+  to: number;
+}
+
+/** One piece of a split scan: slices of tensors, read in one front-to-back pass over the file. */
+export interface RangeScanJob {
+  path: string;
+  slices: TensorSlice[];
+  /** Read size, as `ScanOptions.chunkBytes`. */
+  chunkBytes?: number;
+}
+
+/**
+ * Reads the slices of one piece with a file handle of its own, in bounded chunks (two chunk buffers), and gives
+ * each slice's statistics in a mergeable form, in slice order. Runs on a worker thread (workers/tasks.ts); the
+ * pool stops the thread when the scan is aborted, so no signal is checked here.
+ */
+export async function scanTensorRanges(job: RangeScanJob): Promise<PartialTensorStats[]> {
+  const fh = await open(job.path, "r");
+  try {
+    const accumulators = job.slices.map((s) => new TensorStatsAccumulator(s.dtype, s.units, s.numel, s.first));
+    await readRegions(
+      fh,
+      job.slices.map((s, i) => ({ start: s.from, end: s.to, consume: (b: Uint8Array) => accumulators[i]!.push(b) })),
+      { chunkBytes: job.chunkBytes },
+    );
+    return accumulators.map((a) => a.partial());
+  } finally {
+    await fh.close();
+  }
+}
