@@ -63,17 +63,31 @@ class FiniteCurve implements Curve {
 
 const cache = new WeakMap<MetricSeries, Map<Resolution, Curve>>();
 
-/** The finite points of a series (binned for "coarse"); cached per series. */
+/**
+ * The finite points of a series (binned for "coarse"); cached per series. The coarse curve bins the fine one's
+ * points, and is the fine curve itself when there are too few to bin, so a series is scanned for non-finite
+ * values once.
+ */
 export function curveOf(series: MetricSeries, resolution: Resolution = "coarse"): Curve {
   let byRes = cache.get(series);
   if (!byRes) cache.set(series, (byRes = new Map()));
   const hit = byRes.get(resolution);
   if (hit) return hit;
-  const finite = finitePoints(series);
-  const binned = resolution === "coarse" && finite.values.length > MAX_COARSE ? binMeans(finite.steps, finite.values, MAX_COARSE, finite.epochs) : finite;
-  const curve = new FiniteCurve(series.name, binned, finite.values.length);
+  let curve: Curve;
+  if (resolution === "fine") {
+    const finite = finitePoints(series);
+    curve = new FiniteCurve(series.name, finite, finite.values.length);
+  } else {
+    const fine = curveOf(series, "fine");
+    curve = fine.values.length > MAX_COARSE ? new FiniteCurve(series.name, binMeans(fine.steps, fine.values, MAX_COARSE, fine.epochs), fine.logged) : fine;
+  }
   byRes.set(resolution, curve);
   return curve;
+}
+
+/** How many points of a series are NaN or ±Infinity (counted once per series). */
+export function nonFiniteCount(series: MetricSeries): number {
+  return series.values.length - curveOf(series, "fine").logged;
 }
 
 /** `pickSeries` then `curveOf`; undefined when the run has no finite point of it. */

@@ -1,9 +1,9 @@
 import type { Finding } from "../../domain/result.js";
-import { curveOf } from "./curves.js";
+import { curveOf, nonFiniteCount } from "./curves.js";
 import { lttbIndices } from "./downsample.js";
 import type { MetricSeries, TrainingRun } from "./model.js";
 import { round } from "./detectors/detector.js";
-import { argExtreme, countNonFinite } from "./stats.js";
+import { argMinMax } from "./stats.js";
 
 /** Bounds that keep the digest the same size whatever the history length. */
 const MAX_SERIES = 16;
@@ -22,10 +22,9 @@ function priority(s: MetricSeries): number {
 
 function seriesDigest(s: MetricSeries) {
   const c = curveOf(s, "fine");
-  const nonfinite = countNonFinite(s.values);
+  const nonfinite = nonFiniteCount(s);
   const point = (i: number) => [s.steps[i]!, round(s.values[i]!)] as const;
-  const lo = argExtreme(c.values, "min");
-  const hi = argExtreme(c.values, "max");
+  const [lo, hi] = argMinMax(c.values);
   const shape = c.values.length > 0 ? lttbIndices(c.steps, c.values, POINTS_PER_SERIES).map((i) => [c.steps[i]!, round(c.values[i]!)]) : [];
   return {
     name: s.name,

@@ -1,4 +1,4 @@
-import { curve, pickSeries } from "./curves.js";
+import { curve, nonFiniteCount, pickSeries } from "./curves.js";
 import { findLossSpikes } from "./detectors/loss-spikes.js";
 import type { TrainingFacts } from "./facts.js";
 import { peakLearningRate } from "./learning-rate.js";
@@ -57,7 +57,7 @@ export function trainingFacts(run: TrainingRun): TrainingFacts {
     val_noise: noiseCurve && noiseCurve.values.length >= 3 ? noiseCurve.noise : null,
     spike_steps: spikes ? spikes.spikes.map((s) => spikes.steps[s.peak]!) : [],
     lr_peak_step: peakLearningRate(run)?.step ?? null,
-    losses_finite: all.every((s) => s.quantity !== "loss" || s.values.every(Number.isFinite)),
+    losses_finite: all.every((s) => s.quantity !== "loss" || nonFiniteCount(s) === 0),
     params: run.params,
     format: run.format,
     num_classes: numClasses(run),

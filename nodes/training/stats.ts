@@ -121,6 +121,18 @@ export function argExtreme(values: ArrayLike<number>, kind: "min" | "max", from 
   return best;
 }
 
+/** Indices of the smallest and the largest value (the first of equals, as `argExtreme`), in one pass. */
+export function argMinMax(values: ArrayLike<number>): [number, number] {
+  let lo = 0;
+  let hi = 0;
+  for (let i = 1; i < values.length; i++) {
+    const v = values[i]!;
+    if (v < values[lo]!) lo = i;
+    else if (v > values[hi]!) hi = i;
+  }
+  return [lo, hi];
+}
+
 /** Least-squares line through (x, y) in [from, to), with the slope's t-statistic. */
 export interface LineFit {
   slope: number;
@@ -179,6 +191,12 @@ export function levelNoise(values: ArrayLike<number>, pointNoise: number): numbe
   const smooth = movingAverage(values, w);
   const residuals = Float64Array.from({ length: n }, (_, i) => values[i]! - smooth[i]!);
   return Math.max(pointNoise, (1.4826 * mad(residuals)) / Math.sqrt(1 - 1 / w));
+}
+
+/** Whether every value is > 0 (an indexed loop, for the same reason as `countNonFinite`). */
+export function allPositive(values: Float64Array): boolean {
+  for (let i = 0; i < values.length; i++) if (!(values[i]! > 0)) return false;
+  return true;
 }
 
 /** How many values are NaN or ±Infinity (an indexed loop: typed-array iterators are slow at 10^6 points). */

@@ -1,9 +1,9 @@
 import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding, MAX_CONFIDENCE, scoreConfidence } from "../../findings.js";
-import { type Curve, curve, curveOf, pickSeries } from "../curves.js";
+import { type Curve, curve, curveOf, nonFiniteCount, pickSeries } from "../curves.js";
 import { baselineBlock, type Excursion, findExcursions } from "../excursions.js";
 import type { TrainingRun } from "../model.js";
-import { fitLine, logValues, median } from "../stats.js";
+import { allPositive, fitLine, logValues, median } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
 /** A gradient-norm spike is > 10× the rolling median (SageMaker/AutoTrainer explode rules). */
@@ -43,13 +43,13 @@ function detectExplodingGradients(run: TrainingRun): Finding[] {
   if (!series) return [];
   const evidence: Evidence[] = [];
   const artifact = metricArtifact(series.name);
-  const bad = series.values.findIndex((v) => !Number.isFinite(v));
-  const badCount = series.values.reduce((k, v) => k + (Number.isFinite(v) ? 0 : 1), 0);
+  const badCount = nonFiniteCount(series);
+  const bad = badCount > 0 ? series.values.findIndex((v) => !Number.isFinite(v)) : -1;
   if (bad >= 0) {
     evidence.push({ rule_id: "TH-11", artifact, text: `${series.name} is ${series.values[bad]} at step ${series.steps[bad]} (${badCount} non-finite of ${series.values.length}).`, window: [series.steps[bad]!, series.steps[bad]!], observed: String(series.values[bad]), threshold: "finite", n_points: series.values.length });
   }
   const g = curveOf(series, "fine");
-  const positive = g.values.every((v) => v > 0);
+  const positive = allPositive(g.values);
   let growth = 1;
   if (positive && g.values.length >= 20) {
     const y = logValues(g.values);

@@ -4,7 +4,7 @@ import { curveOf, pickSeries } from "../curves.js";
 import { type Excursion, findExcursions } from "../excursions.js";
 import type { TrainingRun } from "../model.js";
 import { stillRunning } from "../partial-run.js";
-import { logValues } from "../stats.js";
+import { allPositive, logValues } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
 /** A spike must rise this many local σ above the level, and at least 10 % above it. */
@@ -37,7 +37,7 @@ function spikesOf(run: TrainingRun): LossSpikes | null {
   if (!series) return null;
   const c = curveOf(series, "fine");
   if (c.values.length < 20) return null;
-  const logScale = c.values.every((v) => v > 0);
+  const logScale = allPositive(c.values);
   const y = logScale ? logValues(c.values) : c.values;
   // A run still going is a short prefix of itself: 5 % of it is a few points, so a live spike gets twice as long
   // (10 %) to recover before it is called unrecovered.
