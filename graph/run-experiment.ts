@@ -3,6 +3,7 @@ import { EXPERIMENT_AGENT } from "../nodes/experiment/names.js";
 import { assembleCompareResponse, type CompareResponse } from "./compare-response.js";
 import type { ExperimentGraph } from "./build-experiment.js";
 import type { ExperimentDeps } from "./experiment-context.js";
+import type { ExperimentStateValue } from "./experiment-state.js";
 
 export interface CompareOptions {
   /** Runs analysed at once (values below 2 are clamped: langgraphjs#2656). */
@@ -21,8 +22,13 @@ export async function runComparison(graph: ExperimentGraph, compare: CompareCont
       callbacks: (options.callbacks ?? []) as never,
     },
   );
+  return respondToComparison(state, deps);
+}
+
+/** POST /v1/compare's response from the experiment graph's final state (or the same state a job's runs spread over replicas leave). */
+export function respondToComparison(state: ExperimentStateValue, deps: ExperimentDeps): CompareResponse {
   const llm = deps.llm
-    ? { llm: deps.llm.describe(compare.language) }
+    ? { llm: deps.llm.describe(state.compare.language) }
     : { llm: { mode: "deterministic", language: "en", note: "No language model is configured: findings come from deterministic detectors and texts are in English." } };
   return assembleCompareResponse(state, EXPERIMENT_AGENT, llm);
 }

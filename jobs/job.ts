@@ -49,3 +49,31 @@ export interface JobContext {
 export type JobRunner = (request: JobRequest, context: JobContext) => Promise<JobOutcome>;
 
 export const FINAL_STATES: ReadonlySet<JobState> = new Set(["done", "failed", "cancelled"]);
+
+/** A comparison's plan: the runs to analyse (each a child job's input) and what the conclusion needs besides their results. */
+export interface ComparePlan {
+  /** The decoded comparison without its runs (objective, baseline, language), as JSON. */
+  head: unknown;
+  /** Each run's input for `analyseRun`, as JSON, in the order of the request. */
+  runs: unknown[];
+}
+
+/**
+ * A comparison split in three so a shared queue can spread its runs over every replica's workers
+ * (server/job-compare.ts): plan, one analysis per run, then the cross-run conclusion over their results. What
+ * passes between the steps is JSON the queue stores without reading it. Each step, like a JobRunner, never throws.
+ */
+export interface CompareSteps {
+  /** A body with `runs` (POST /v1/compare's); others are run whole by the JobRunner. */
+  isCompare(body: unknown): boolean;
+  /** Decodes the comparison and lists its runs (tracking-server selectors expanded), or the outcome that ends it now. */
+  plan(request: JobRequest, context: JobContext): Promise<ComparePlan | JobOutcome>;
+  /** One run's analysis: `done` with what the conclusion keeps of it (compact: no series, no evidence). */
+  analyseRun(id: string, input: unknown, context: JobContext): Promise<JobOutcome>;
+  /** The cross-run step over every run's result, in the order planned: `done` with POST /v1/compare's response. */
+  conclude(request: { id: string; head: unknown }, runs: unknown[], context: JobContext): Promise<JobOutcome>;
+}
+
+export function isOutcome(value: ComparePlan | JobOutcome): value is JobOutcome {
+  return "state" in value;
+}

@@ -77,6 +77,10 @@ export class MemoryJobQueue implements JobQueue {
     return { ...this.ended, queued: this.waiting.length, running: this.running };
   }
 
+  runsAnalysedHere(): number {
+    return 0;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.live.values()) job.controller.abort(new Error("the service is stopping"));

@@ -18,6 +18,8 @@ export interface JobQueue {
   /** Cancels a queued or running job; the job as it is now, or null when unknown or expired. */
   cancel(id: string): Promise<JobView | null>;
   counts(): JobCounts;
+  /** Runs of comparison jobs this process analysed one at a time, each as a job of its own (with BullMQ; 0 in memory, where a comparison runs whole). */
+  runsAnalysedHere(): number;
   /** Stops taking jobs; a running job is cancelled in memory, or left to another replica with BullMQ. */
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@ import type { Logger } from "../config/logger.js";
 import { decodeCompareRequest } from "../artifacts/compare-request.js";
 import { buildExperimentGraph } from "../graph/build-experiment.js";
 import { Deadline } from "../graph/deadline.js";
-import type { JobOutcome, JobRunner } from "../jobs/job.js";
+import type { JobContext, JobOutcome, JobRunner } from "../jobs/job.js";
 import type { Admission } from "./admission.js";
 import { analyzeRequest, checkAnalysisRequest } from "./analyze-request.js";
 import { compareRequest } from "./compare-request.js";
@@ -37,17 +37,27 @@ async function slot(admission: Admission, signal: AbortSignal): Promise<() => vo
   }
 }
 
+/** What a job's work is given: its id, logger and clock, as a request's analysis is. */
+export interface JobWorkOptions {
+  requestId: string;
+  logger: Logger;
+  deadline: Deadline;
+}
+
+/** Runs a job's work to its outcome: see createJobStep. */
+export type JobStep = (id: string, context: JobContext, work: (options: JobWorkOptions) => Promise<unknown>) => Promise<JobOutcome>;
+
 /**
- * Runs a job as POST /v1/analyse or /v1/compare runs a request: one analysis slot, the same request time-out,
- * the same response. Whatever goes wrong becomes the job's error, with the status and body the synchronous endpoint
- * would have answered, so the runner never throws (a failure is final, never retried).
+ * Runs a job's work (a whole job, or one step of a comparison spread over workers) as POST /v1/analyse or
+ * /v1/compare runs a request: one analysis slot, the same request time-out, the result written as the endpoint
+ * writes its answer. Whatever goes wrong becomes the outcome's error, with the status and body the synchronous
+ * endpoint would have answered, so a step never throws (a failure is final, never retried).
  */
-export function createJobRunner(runtime: ServiceRuntime, admission: Admission): JobRunner {
+export function createJobStep(runtime: ServiceRuntime, admission: Admission): JobStep {
   const timeoutMs = runtime.settings.SERVICE_REQUEST_TIMEOUT_MS;
   const replacer = jsonReplacer(runtime.redactor);
-  const experimentGraph = buildExperimentGraph();
-  return async (request, { signal, progress }): Promise<JobOutcome> => {
-    const logger: Logger = runtime.logger.child({ job_id: request.id });
+  return async (id, { signal, progress }, work): Promise<JobOutcome> => {
+    const logger: Logger = runtime.logger.child({ job_id: id });
     let release: (() => void) | null = null;
     const deadline = new Deadline();
     const cancel = () => deadline.abort(signal.reason);
@@ -56,9 +66,30 @@ export function createJobRunner(runtime: ServiceRuntime, admission: Admission): 
       progress({ message: "waiting for an analysis slot" });
       release = await slot(admission, signal);
       deadline.begin(timeoutMs, REQUEST_BUDGET);
+      const response = await untilDeadline<unknown>(work({ requestId: id, logger, deadline }), deadline, timeoutMs);
+      // Stored as JSON (in Redis with BullMQ): written as the synchronous endpoint writes its answer.
+      return { state: "done", result: JSON.parse(JSON.stringify(response, replacer)) as unknown };
+    } catch (err) {
+      if (signal.aborted) return { state: "cancelled" };
+      const { status, body } = toHttpError(err, id);
+      if (status >= 500) logger.error("job failed", { status, code: body.code, err });
+      return { state: "failed", error: { status, code: body.code, detail: body.detail } };
+    } finally {
+      signal.removeEventListener("abort", cancel);
+      deadline.dispose();
+      release?.();
+    }
+  };
+}
+
+/** Runs a whole job in one step, as POST /v1/analyse or /v1/compare would (a comparison's runs all in this process). */
+export function createJobRunner(runtime: ServiceRuntime, step: JobStep): JobRunner {
+  const experimentGraph = buildExperimentGraph();
+  return (request, context) =>
+    step(request.id, context, (options) => {
+      const { progress } = context;
       let finished = 0;
-      const options = { requestId: request.id, logger, deadline };
-      const work = isCompareBody(request.body)
+      return isCompareBody(request.body)
         ? compareRequest(runtime, experimentGraph, request.body, {
             ...options,
             callbacks: [new RunProgressCounter((runs) => progress({ ...runs, message: `${runs.runs_done} of ${runs.runs_total ?? "?"} runs analysed` }))],
@@ -70,18 +101,5 @@ export function createJobRunner(runtime: ServiceRuntime, admission: Admission): 
               else if (event.type === "progress") progress({ nodes_finished: finished, message: event.message });
             },
           });
-      const response = await untilDeadline<unknown>(work, deadline, timeoutMs);
-      // Stored as JSON (in Redis with BullMQ): written as the synchronous endpoint writes its answer.
-      return { state: "done", result: JSON.parse(JSON.stringify(response, replacer)) as unknown };
-    } catch (err) {
-      if (signal.aborted) return { state: "cancelled" };
-      const { status, body } = toHttpError(err, request.id);
-      if (status >= 500) logger.error("job failed", { status, code: body.code, err });
-      return { state: "failed", error: { status, code: body.code, detail: body.detail } };
-    } finally {
-      signal.removeEventListener("abort", cancel);
-      deadline.dispose();
-      release?.();
-    }
-  };
+    });
 }

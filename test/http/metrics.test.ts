@@ -76,6 +76,7 @@ describe("GET /metrics", () => {
       jobs_done_total: "COUNTER",
       jobs_failed_total: "COUNTER",
       jobs_cancelled_total: "COUNTER",
+      job_runs_analysed_total: "COUNTER",
     });
     const healthz = families.get("http_requests_total")!.metrics.find((m) => m.labels?.route === "/healthz");
     expect(healthz).toMatchObject({ labels: { method: "GET", status: "200" }, value: "1" });

@@ -6,8 +6,15 @@ import { type FakeOpenAI, modelAnswer, startFakeOpenAI } from "../../support/fak
 import { postJson } from "../../support/http-service.js";
 import { type RedisServer, startRedisServer } from "../../support/redis-server.js";
 import { startProcess } from "../../support/service-process.js";
+import { readSse } from "../../support/sse.js";
+import { lrGrid, syntheticRun } from "../../support/synthetic-sweep.js";
 
 const sample = JSON.parse(readFileSync(new URL("../../fixtures/samples/full-image-classification.json", import.meta.url), "utf8")) as Record<string, unknown>;
+/** A learning-rate sweep, each configuration with several seeds: `lrs.length * seeds` inline runs. */
+const sweep = (lrs: number[], seeds: number, language = "en") => ({
+  language,
+  runs: lrGrid(lrs, Array.from({ length: seeds }, (_, i) => i + 1), 1e-2).map((r) => syntheticRun(r)),
+});
 
 interface Replica {
   child: ChildProcess;
@@ -41,6 +48,13 @@ async function startReplica(): Promise<Replica> {
 const metric = async (r: Replica, name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(await (await fetch(`${r.url}/metrics`)).text())?.[1] ?? NaN);
 const readyz = async (r: Replica) => (await (await fetch(`${r.url}/readyz`)).json()) as { status: string; failing: string[]; checks: Array<{ name: string; ok: boolean; detail: string }> };
 const job = async (r: Replica, id: string) => (await (await fetch(`${r.url}/v1/jobs/${id}`)).json()) as JobView;
+const alive = (r: Replica) => r.child.exitCode === null && r.child.signalCode === null;
+/** Indices of the job's runs a replica logged as started, or as analysed, since `from` (its own log). */
+const runsLogged = (r: Replica, id: string, what: "started" | "analysed", from = 0) =>
+  r.lines
+    .slice(from)
+    .filter((l) => l.includes(id) && l.includes(`comparison run ${what}`))
+    .map((l) => (JSON.parse(l) as { run: number }).run);
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (;;) {
@@ -109,6 +123,34 @@ describe("two replicas sharing one redis-server", () => {
     expect(await until(() => metric(b, "jobs_done_total"), (n) => n >= 1)).toBeGreaterThanOrEqual(1);
   });
 
+  it("a 40-run compare job submitted to replica A is worked by both replicas and ends with /v1/compare's result", async () => {
+    const body = sweep([1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1, 3e-1], 5);
+    expect(body.runs).toHaveLength(40);
+    const before = await Promise.all([a, b].map((r) => metric(r, "job_runs_analysed_total")));
+    const { status, json } = await postJson(`${a.url}/v1/jobs`, body);
+    expect(status).toBe(202);
+    // Followed from replica B, which did not take the submission: each run done is an event of its own.
+    const events = await readSse(await fetch(`${b.url}/v1/jobs/${json.id}/events`));
+    expect(events.at(-1)!.event).toBe("result");
+    const states = events.filter((e) => e.event === "state").map((e) => e.data as JobView);
+    const running = states.filter((s) => s.state === "running" && s.progress?.runs_total === 40).map((s) => s.progress!.runs_done!);
+    expect(running.length).toBeGreaterThan(1);
+    expect(running).toEqual([...running].sort((x, y) => x - y));
+    expect(running.some((n) => n > 0 && n < 40)).toBe(true);
+    const done = await job(a, json.id);
+    expect(done).toMatchObject({ state: "done", progress: { runs_done: 40, runs_total: 40 }, error: null });
+    expect(done.result).toEqual(events.at(-1)!.data);
+    // Each replica's own count says it analysed some of the runs; together they analysed each once.
+    const analysed = (await Promise.all([a, b].map((r) => metric(r, "job_runs_analysed_total")))).map((n, i) => n - before[i]!);
+    expect(analysed[0]).toBeGreaterThan(0);
+    expect(analysed[1]).toBeGreaterThan(0);
+    expect(analysed[0]! + analysed[1]!).toBe(40);
+    // The same bytes as the synchronous comparison, run whole by one process.
+    const sync = await postJson(`${b.url}/v1/compare`, body);
+    expect(sync.status).toBe(200);
+    expect(JSON.stringify(done.result)).toBe(JSON.stringify(sync.json));
+  }, 120_000);
+
   it("kill -9 of the replica running a job: another replica takes it and it ends done with the same result", async () => {
     const body = { ...sample, model_name: "job-survives-its-replica" };
     const c = await startReplica();
@@ -135,6 +177,40 @@ describe("two replicas sharing one redis-server", () => {
     // Run again from the start by one of the two left.
     const retaken = [a, b, c].filter((r) => r !== owner).some((r) => r.lines.some((l) => l.includes(json.id) && l.includes("analysis started")));
     expect(retaken).toBe(true);
+  }, 120_000);
+
+  it("kill -9 of a replica analysing a compare job's run: the run is taken again by another and the job ends with the same result", async () => {
+    const body = sweep([1e-3, 1e-2, 1e-1], 2, "fr");
+    // The two replicas the test before left alive: one is killed, the other finishes the job.
+    const live = replicas.filter(alive);
+    expect(live.length).toBeGreaterThanOrEqual(2);
+    // New prompts (another language) and slow answers: runs are caught mid-analysis.
+    modelDelayMs = 1000;
+    onTestFinished(() => {
+      modelDelayMs = 0;
+    });
+    const from = live.map((r) => r.lines.length);
+    const { json } = await postJson(`${live[0]!.url}/v1/jobs`, body);
+    // A replica with a run started and not yet analysed is killed: that run is lost with it.
+    const interrupted = await until(
+      async () => {
+        for (const [i, r] of live.entries()) {
+          const analysed = new Set(runsLogged(r, json.id, "analysed", from[i]));
+          const open = runsLogged(r, json.id, "started", from[i]).find((n) => !analysed.has(n));
+          if (open !== undefined) return { replica: r, run: open };
+        }
+        return null;
+      },
+      (x) => x !== null,
+    );
+    interrupted!.replica.child.kill("SIGKILL");
+    const survivors = live.filter((r) => r !== interrupted!.replica);
+    const done = await until(() => job(survivors[0]!, json.id), (j) => j.state === "done" || j.state === "failed");
+    expect(done.state).toBe("done");
+    expect(survivors.some((r) => runsLogged(r, json.id, "analysed", from[live.indexOf(r)]).includes(interrupted!.run))).toBe(true);
+    modelDelayMs = 0;
+    const reference = await postJson(`${survivors[0]!.url}/v1/compare`, body);
+    expect(JSON.stringify(done.result)).toBe(JSON.stringify(reference.json));
   }, 120_000);
 
   it("Redis stopped: requests still answer 200 from the in-process caches, /readyz is degraded naming redis, jobs 503", async () => {
