@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../../config/logger.js";
 import { BullmqJobQueue } from "../../../jobs/bullmq-queue.js";
-import type { JobContext, JobOutcome, JobRunner, JobView } from "../../../jobs/job.js";
+import type { CompareSteps, JobContext, JobOutcome, JobRunner, JobView } from "../../../jobs/job.js";
 import { QueueFullError } from "../../../jobs/queue.js";
 import { type RedisServer, startRedisServer } from "../../support/redis-server.js";
 
@@ -30,10 +30,29 @@ function heldRunner() {
   return { runner, held, finishAll };
 }
 
-/** Two replicas' queues on one Redis database, one worker each. */
-function replicas(runner: JobRunner, db: number, maxQueued = 10) {
-  const options = { url: `${redis.url}/${db}`, logger: createLogger("silent"), workers: 1, maxQueued, retentionMs: 60_000, attempts: 2, lockMs: 30_000 };
-  return [new BullmqJobQueue(runner, options), new BullmqJobQueue(runner, options)] as const;
+/**
+ * Comparison steps whose runs are held as heldRunner's jobs are: the plan lists the body's `runs` (numbers), a run
+ * is held until the test finishes it or its signal aborts, the conclusion returns the head and the runs' results.
+ */
+function heldCompare() {
+  const held = new Map<number, { finish: (o: JobOutcome) => void; context: JobContext }>();
+  const steps: CompareSteps = {
+    isCompare: (body) => typeof body === "object" && body !== null && "runs" in body,
+    plan: async (request) => ({ head: { of: request.id }, runs: (request.body as { runs: number[] }).runs }),
+    analyseRun: (_id, input, context) =>
+      new Promise<JobOutcome>((finish) => {
+        held.set(input as number, { finish, context });
+        context.signal.addEventListener("abort", () => finish({ state: "failed", error: { status: 500, code: "ANALYSIS_FAILED", detail: "stopped" } }), { once: true });
+      }),
+    conclude: async (request, runs) => ({ state: "done", result: { head: request.head, runs } }),
+  };
+  return { steps, held };
+}
+
+/** Two replicas' queues on one Redis database, one worker each (and one run worker, given comparison steps). */
+function replicas(runner: JobRunner, db: number, maxQueued = 10, compare: CompareSteps | null = null) {
+  const options = { url: `${redis.url}/${db}`, logger: createLogger("silent"), workers: 1, runWorkers: 1, maxQueued, retentionMs: 60_000, attempts: 2, lockMs: 30_000 };
+  return [new BullmqJobQueue(runner, options, compare), new BullmqJobQueue(runner, options, compare)] as const;
 }
 
 async function until(read: () => Promise<JobView | null>, done: (job: JobView | null) => boolean): Promise<JobView | null> {
@@ -86,6 +105,57 @@ describe("BullmqJobQueue (real redis-server)", () => {
       expect(held.has("waiting")).toBe(false);
     } finally {
       finishAll();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it("a comparison's runs are spread over both replicas, its progress counts runs done, the conclusion gets every result in order", async () => {
+    const { runner } = heldRunner();
+    const { steps, held } = heldCompare();
+    const [a, b] = replicas(runner, 5, 10, steps);
+    try {
+      await a.submit({ id: "cmp", body: { runs: [10, 20, 30, 40] } });
+      // One run worker per replica: two runs at once, one on each.
+      await until(() => b.get("cmp"), () => held.size === 2);
+      expect(await b.get("cmp")).toMatchObject({ state: "running", progress: { runs_done: 0, runs_total: 4, message: "0 of 4 runs analysed" } });
+      // Finished in reverse order of the request, each as it is taken.
+      for (const run of [20, 10, 40, 30]) {
+        await until(() => b.get("cmp"), () => held.has(run));
+        held.get(run)!.finish({ state: "done", result: run * 2 });
+        if (run === 20) expect((await until(() => a.get("cmp"), (j) => j?.progress?.runs_done === 1))?.progress).toEqual({ runs_done: 1, runs_total: 4, message: "1 of 4 runs analysed" });
+      }
+      expect(await until(() => a.get("cmp"), (j) => j?.state === "done")).toEqual({
+        id: "cmp",
+        state: "done",
+        progress: { runs_done: 4, runs_total: 4, message: "comparing the runs" },
+        result: { head: { of: "cmp" }, runs: [20, 40, 60, 80] },
+        error: null,
+      });
+      expect(a.runsAnalysedHere()).toBeGreaterThan(0);
+      expect(b.runsAnalysedHere()).toBeGreaterThan(0);
+      expect(a.runsAnalysedHere() + b.runsAnalysedHere()).toBe(4);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it("cancelling a comparison stops its running runs wherever they run; its queued runs are never analysed", async () => {
+    const { runner } = heldRunner();
+    const { steps, held } = heldCompare();
+    const [a, b] = replicas(runner, 6, 10, steps);
+    try {
+      await a.submit({ id: "doomed", body: { runs: [1, 2, 3, 4, 5] } });
+      await until(() => a.get("doomed"), () => held.size === 2);
+      expect((await b.cancel("doomed"))?.state).toBe("cancelled");
+      await until(() => a.get("doomed"), () => [...held.values()].every((h) => h.context.signal.aborted));
+      // Runs are taken in order: once a later comparison's run is taken, the cancelled one's queue is drained.
+      await a.submit({ id: "next", body: { runs: [100] } });
+      await until(() => a.get("next"), () => held.has(100));
+      expect([...held.keys()].sort((x, y) => x - y)).toEqual([1, 2, 100]);
+      expect(await a.get("doomed")).toMatchObject({ state: "cancelled", result: null, error: null });
+      held.get(100)!.finish({ state: "done", result: 0 });
+      expect(await until(() => b.get("next"), (j) => j?.state === "done")).toMatchObject({ result: { head: { of: "next" }, runs: [0] } });
+    } finally {
       await Promise.all([a.close(), b.close()]);
     }
   });
