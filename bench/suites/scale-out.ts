@@ -4,7 +4,7 @@ import { MemoryCacheStore } from "../../cache/memory-store.js";
 import { RedisCacheStore } from "../../cache/redis-store.js";
 import { createLogger } from "../../config/logger.js";
 import { BullmqJobQueue } from "../../jobs/bullmq-queue.js";
-import type { JobRunner } from "../../jobs/job.js";
+import type { CompareSteps, JobRunner } from "../../jobs/job.js";
 import { MemoryJobQueue } from "../../jobs/memory-queue.js";
 import type { JobQueue } from "../../jobs/queue.js";
 import { LLM_CACHE_DEFAULTS, LruLlmCache } from "../../llm/cache.js";
@@ -69,6 +69,24 @@ async function queueOverheadMs(queue: JobQueue): Promise<number> {
   return (performance.now() - started) / JOBS;
 }
 
+/** Comparison steps that do nothing: the plan lists JOBS runs, each run and the conclusion are done at once. */
+const noopCompare: CompareSteps = {
+  isCompare: (body) => typeof body === "object" && body !== null && "runs" in body,
+  plan: async () => ({ head: {}, runs: Array.from({ length: JOBS }, (_, i) => i) }),
+  analyseRun: async (_id, input) => ({ state: "done", result: input }),
+  conclude: async (_request, runs) => ({ state: "done", result: { runs: runs.length } }),
+};
+
+/** Milliseconds per run of one comparison job of JOBS runs fanned out as BullMQ child jobs (one run worker): submission to done. */
+async function fanOutOverheadMs(queue: JobQueue): Promise<number> {
+  const id = `bench-compare-${process.pid}-${performance.now()}`;
+  const started = performance.now();
+  await queue.submit({ id, body: { runs: [] } });
+  const finished = await pollUntil(async () => (await queue.get(id))?.state === "done", 120_000, 1);
+  if (!finished) throw new Error("the comparison job did not finish within 2 minutes");
+  return (performance.now() - started) / JOBS;
+}
+
 /**
  * scale_out (issue #17): offline analyses per second with one and with two replicas sharing one redis-server,
  * an LLM cache hit in-process and in Redis, and the queue's own cost per job, in-process and BullMQ.
@@ -107,6 +125,9 @@ export async function benchScaleOut(profile: BenchProfile): Promise<BenchResult>
     const bull = new BullmqJobQueue(noop, { ...queueLimits, url: `${redis.url}/1`, logger: createLogger("silent"), attempts: 1, lockMs: 30_000 });
     const bullJob = await queueOverheadMs(bull);
     await bull.close();
+    const fanning = new BullmqJobQueue(noop, { ...queueLimits, runWorkers: 1, url: `${redis.url}/2`, logger: createLogger("silent"), attempts: 1, lockMs: 30_000 }, noopCompare);
+    const bullRun = await fanOutOverheadMs(fanning);
+    await fanning.close();
     const probe = new Redis(redis.url);
     const version = (await probe.info("server")).match(/redis_version:(\S+)/)?.[1] ?? "unknown";
     probe.disconnect();
@@ -128,6 +149,7 @@ export async function benchScaleOut(profile: BenchProfile): Promise<BenchResult>
         { metric: "LLM cache hit, Redis on loopback (p99)", value: redisHit.p99, unit: "µs" },
         { metric: "job queue cost per job, in-process", value: memoryJob, unit: "ms" },
         { metric: "job queue cost per job, BullMQ", value: bullJob, unit: "ms" },
+        { metric: "job queue cost per run of a comparison job, BullMQ fan-out", value: bullRun, unit: "ms" },
       ],
       detail: {
         clients: CLIENTS,
@@ -137,7 +159,7 @@ export async function benchScaleOut(profile: BenchProfile): Promise<BenchResult>
         cache_lookups: CACHE_LOOKUPS,
         cache_hit_us: { memory: { p50: round(memoryHit.p50), p99: round(memoryHit.p99) }, redis: { p50: round(redisHit.p50), p99: round(redisHit.p99) } },
         jobs: JOBS,
-        job_cost_ms: { memory: round(memoryJob), bullmq: round(bullJob) },
+        job_cost_ms: { memory: round(memoryJob), bullmq: round(bullJob), bullmq_per_compare_run: round(bullRun) },
       },
     };
   } finally {
