@@ -1,7 +1,7 @@
 import type { GroundingReason } from "../../domain/grounding.js";
 import { type Severity, severityRank } from "../../domain/result.js";
 import type { GroundingEvidence } from "./evidence.js";
-import { type NumberIndex, statedNumbers } from "./numbers.js";
+import { type NumberSet, statedNumbers } from "./numbers.js";
 
 
 // Finding ids are <kind>.<name> (training.overfitting, cross.leakage_x_perfect_scores, training.llm.x); detector
@@ -43,11 +43,13 @@ const NAME_WINDOW_WORDS = 5;
  * ("for val/loss, min 0.39" where 0.39 is train/loss's min); when none of them holds the field, any value of the
  * field shown stands.
  */
-function namedQuantity(before: string, evidence: GroundingEvidence, anchors: () => readonly string[]): NumberIndex | null {
+function namedQuantity(before: string, evidence: GroundingEvidence, anchors: () => readonly string[]): NumberSet | null {
   const words = before.toLowerCase().match(/[\p{L}\p{N}_]+/gu)?.slice(-NAME_WINDOW_WORDS) ?? [];
   const named = (name: string) => {
+    const everywhere = evidence.byName.get(name);
+    if (!everywhere) return undefined;
     const within = anchors();
-    return (within.length ? evidence.byName.get(name, within) : undefined) ?? evidence.byName.get(name);
+    return (within.length ? evidence.byName.get(name, within) : undefined) ?? everywhere;
   };
   for (let i = words.length - 1; i >= 0; i--) {
     const pair = i > 0 ? named(`${words[i - 1]} ${words[i]}`) : undefined;

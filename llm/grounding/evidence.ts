@@ -1,6 +1,6 @@
 import { AGENT_NAMES, SEVERITIES, type Severity, severityRank } from "../../domain/result.js";
 import { citedIds } from "./claims.js";
-import { evidenceValues, NumberIndex } from "./numbers.js";
+import { evidenceValues, NumberIndex, type NumberSet, NumberSpans } from "./numbers.js";
 
 /** What a model answer is checked against: the values, ids and severities of the evidence it was given. */
 export interface GroundingEvidence {
@@ -9,7 +9,7 @@ export interface GroundingEvidence {
    * The numbers under each field name (lower case), nested ones included: what "std 0.02" may state; with
    * anchors (what `anchorsIn` found), only those inside the items they name (undefined when none holds the field).
    */
-  byName: { get(name: string, anchors?: readonly string[]): NumberIndex | undefined };
+  byName: { get(name: string, anchors?: readonly string[]): NumberSet | undefined };
   /** The items of the evidence a text names (lower case): finding and rule ids, series, tensors, columns, checks. */
   anchorsIn(text: string): string[];
   /** Finding ids, detector rule ids and agent names the answer may cite. */
@@ -52,7 +52,7 @@ class NamedNumbers {
   /** Per field name, and per anchor name, [start, end) pairs into `numbers`. */
   private readonly ranges = new Map<string, number[]>();
   private readonly anchors = new Map<string, number[]>();
-  private readonly built = new Map<string, NumberIndex | undefined>();
+  private readonly built = new Map<string, NumberIndex>();
 
   constructor(private readonly numbers: readonly number[]) {}
 
@@ -78,7 +78,8 @@ class NamedNumbers {
     const out: string[] = [];
     for (const m of lower.matchAll(TOKEN)) {
       let token = m[0];
-      if (this.anchors.has(token) || this.anchors.has((token = token.replace(/[.:!?…]+$/u, "")))) {
+      // A sentence's closing mark sticks to its last word; only then is a copy made.
+      if (this.anchors.has(token) || (/[.:!?…]$/u.test(token) && this.anchors.has((token = token.replace(/[.:!?…]+$/u, ""))))) {
         if (!out.includes(token)) out.push(token);
       }
     }
@@ -86,22 +87,38 @@ class NamedNumbers {
     return out;
   }
 
-  get(name: string, anchors?: readonly string[]): NumberIndex | undefined {
-    const key = anchors?.length ? `${name}\u0000${anchors.join("\u0000")}` : name;
-    if (this.built.has(key)) return this.built.get(key);
+  get(name: string, anchors?: readonly string[]): NumberSet | undefined {
     const ranges = this.ranges.get(name);
     if (!ranges) return undefined;
-    const within = anchors?.length ? anchors.flatMap((a) => this.anchors.get(a) ?? []) : [0, this.numbers.length];
-    const values: number[] = [];
-    for (let i = 0; i < ranges.length; i += 2) {
-      for (let w = 0; w < within.length; w += 2) {
-        const end = Math.min(ranges[i + 1]!, within[w + 1]!);
-        for (let j = Math.max(ranges[i]!, within[w]!); j < end; j++) values.push(this.numbers[j]!);
+    return anchors?.length ? this.within(ranges, anchors) : this.all(name, ranges);
+  }
+
+  /** Every value of a field, indexed the first time it is asked for. */
+  private all(name: string, ranges: readonly number[]): NumberIndex {
+    let index = this.built.get(name);
+    if (!index) {
+      const values: number[] = [];
+      for (let i = 0; i < ranges.length; i += 2) for (let j = ranges[i]!; j < ranges[i + 1]!; j++) values.push(this.numbers[j]!);
+      this.built.set(name, (index = new NumberIndex(values)));
+    }
+    return index;
+  }
+
+  /** The values of a field inside the anchored items: the spans where its ranges and theirs overlap, not copied. */
+  private within(ranges: readonly number[], anchors: readonly string[]): NumberSpans | undefined {
+    const spans: number[] = [];
+    for (const anchor of anchors) {
+      const held = this.anchors.get(anchor);
+      if (!held) continue;
+      for (let i = 0; i < ranges.length; i += 2) {
+        for (let w = 0; w < held.length; w += 2) {
+          const start = Math.max(ranges[i]!, held[w]!);
+          const end = Math.min(ranges[i + 1]!, held[w + 1]!);
+          if (start < end) spans.push(start, end);
+        }
       }
     }
-    const index = values.length ? new NumberIndex(values) : undefined;
-    this.built.set(key, index);
-    return index;
+    return spans.length ? new NumberSpans(this.numbers, spans) : undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 import { francAll } from "franc";
 import type { Language } from "../../artifacts/language.js";
+import { clearlyIn } from "./function-words.js";
 
 /** ISO 639-1 (what requests use) to ISO 639-3 (what franc reads) for every language the service names. */
 const ISO3: Record<string, string> = {
@@ -100,13 +101,16 @@ function readProse(prose: string, expected: string, candidates: string[]): Langu
 }
 
 /**
- * Reads the language of a model's texts with franc (trigram profiles), against the asked language, its siblings
- * and the usual ones: a first read of FIRST_READ_CHARS, kept when it finds the asked language, else a second of
- * SAMPLE_CHARS, which decides. A language franc has no profile for, or too little prose, is not judged.
+ * Reads the language of a model's texts against the asked language: SAMPLE_CHARS of prose clearly in the
+ * asked language by its function words is confirmed at once (`clearlyIn`, a few microseconds); otherwise franc
+ * (trigram profiles) compares it with the asked language, its siblings and the usual ones, a verdict of the
+ * asked language is kept, and anything else is read again on SAMPLE_CHARS, which decides. A language franc has no
+ * profile for, or too little prose, is not judged.
  */
 export function readLanguage(texts: readonly string[], asked: Language): LanguageReading {
   const expected = ISO3[asked.code.split("-")[0]!.toLowerCase()];
   if (!expected) return { detected: null, matches: null };
+  if (clearlyIn(proseSample(texts), expected)) return { detected: ISO1.get(expected)!, matches: true };
   const candidates = [...new Set([expected, ...USUAL, ...siblingsOf(expected)])];
   const first = readProse(proseSample(texts, FIRST_READ_CHARS), expected, candidates);
   return first.matches === true ? first : readProse(proseSample(texts), expected, candidates);

@@ -143,8 +143,23 @@ export function evidenceValues(text: string): number[] {
  */
 export const RELATIVE_ROUNDING = 0.1;
 
+/** Values a stated number may be checked against. */
+export interface NumberSet {
+  grounds(n: StatedNumber): boolean;
+}
+
+/**
+ * The values x a statement of |value| within `tolerance` may stand for: x in [v - tolerance, v + tolerance] and
+ * |value| within RELATIVE_ROUNDING of x (x in [v / 1.1, v / 0.9]), plus float noise; one interval.
+ */
+function standsForInterval(value: number, tolerance: number): [low: number, high: number] {
+  const v = Math.abs(value);
+  const noise = 1e-9 * Math.max(1, v);
+  return [Math.max(v - tolerance, v / (1 + RELATIVE_ROUNDING)) - noise, Math.min(v + tolerance, v / (1 - RELATIVE_ROUNDING)) + noise];
+}
+
 /** Sorted absolute values for lookups within a tolerance. */
-export class NumberIndex {
+export class NumberIndex implements NumberSet {
   private readonly sorted: Float64Array;
 
   constructor(values: readonly number[]) {
@@ -158,15 +173,9 @@ export class NumberIndex {
     return this.sorted.length;
   }
 
-  /**
-   * Whether some value x lies within `tolerance` of |value| and |value| within RELATIVE_ROUNDING of x (plus
-   * float noise): x in [v - tolerance, v + tolerance] and in [v / 1.1, v / 0.9], one interval, one search.
-   */
+  /** Whether some value lies in the interval a statement of `value` within `tolerance` stands for: one search. */
   has(value: number, tolerance: number): boolean {
-    const v = Math.abs(value);
-    const noise = 1e-9 * Math.max(1, v);
-    const low = Math.max(v - tolerance, v / (1 + RELATIVE_ROUNDING)) - noise;
-    const high = Math.min(v + tolerance, v / (1 - RELATIVE_ROUNDING)) + noise;
+    const [low, high] = standsForInterval(value, tolerance);
     let lo = 0;
     let hi = this.sorted.length;
     while (lo < hi) {
@@ -178,6 +187,30 @@ export class NumberIndex {
   }
 
   /** Whether a stated number is grounded: some reading (all parts of a list reading) is in the index. */
+  grounds(n: StatedNumber): boolean {
+    return n.readings.some((parts) => parts.every((r) => this.has(r.value, r.tolerance)));
+  }
+}
+
+/**
+ * The values at some spans of a list of numbers, checked one by one: the few values of one field in the items a
+ * sentence names, for which sorting an index would cost more than the scan.
+ */
+export class NumberSpans implements NumberSet {
+  /** `spans` holds [start, end) pairs into `values`. */
+  constructor(private readonly values: readonly number[], private readonly spans: readonly number[]) {}
+
+  private has(value: number, tolerance: number): boolean {
+    const [low, high] = standsForInterval(value, tolerance);
+    for (let s = 0; s < this.spans.length; s += 2) {
+      for (let i = this.spans[s]!; i < this.spans[s + 1]!; i++) {
+        const x = Math.abs(this.values[i]!);
+        if (x >= low && x <= high) return true;
+      }
+    }
+    return false;
+  }
+
   grounds(n: StatedNumber): boolean {
     return n.readings.some((parts) => parts.every((r) => this.has(r.value, r.tolerance)));
   }
