@@ -16,7 +16,11 @@ export interface RangeReadOptions {
 
 /** Regions closer than this are read in one sweep rather than with a seek in between. */
 const MERGE_GAP = 1 << 20;
-export const DEFAULT_CHUNK_BYTES = 16 << 20;
+/**
+ * 4 MiB: a chunk is read and then counted while it is still in the processor's cache (two buffers fit in L3); 16 MiB
+ * chunks cost a fifth more time and CPU on the checkpoint scan here, 1 MiB ones more system calls.
+ */
+export const DEFAULT_CHUNK_BYTES = 4 << 20;
 
 /**
  * Streams each region's bytes to its consumer, reading the file front to back in fixed chunks through two

@@ -24,7 +24,7 @@ export interface ScanOptions {
   maxBytes?: number;
   /** Called after each chunk of tensor data with the bytes read so far and the bytes to read. */
   onProgress?: (progress: { bytesRead: number; bytesTotal: number }) => void;
-  /** Read size (default 16 MiB); the scan's only large allocation. */
+  /** Read size (default 4 MiB); the scan's only large allocation (two of them per thread reading). */
   chunkBytes?: number;
   /** Splits a large file's tensor data across threads (the worker pool); without it, the data is read here. */
   split?: ScanSplitter;

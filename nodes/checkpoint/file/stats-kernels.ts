@@ -43,18 +43,22 @@ export function fastMomentsF32(a: Float32Array, from: number, to: number, out: B
   const len = to - from;
   const shift = a[from] ?? 0;
   let s0 = 0, s1 = 0, q0 = 0, q1 = 0;
-  let lo0 = Infinity, lo1 = Infinity, hi0 = -Infinity, hi1 = -Infinity;
+  let lo = Infinity, hi = -Infinity;
   let zeros = 0;
   let i = from;
   for (; i + 3 < to; i += 4) {
     const x = a[i]!, y = a[i + 1]!, z = a[i + 2]!, w = a[i + 3]!;
     if (x === 0 || y === 0 || z === 0 || w === 0) zeros += (x === 0 ? 1 : 0) + (y === 0 ? 1 : 0) + (z === 0 ? 1 : 0) + (w === 0 ? 1 : 0);
-    const a0 = x < y ? x : y, b0 = x < y ? y : x;
-    const a1 = z < w ? z : w, b1 = z < w ? w : z;
-    if (a0 < lo0) lo0 = a0;
-    if (b0 > hi0) hi0 = b0;
-    if (a1 < lo1) lo1 = a1;
-    if (b1 > hi1) hi1 = b1;
+    // Each value against the running extremes: rarely true, so the branches predict well. (A pairwise x < y ? x : y
+    // first compiles to a branch that random data mispredicts half the time: 4x slower, measured.)
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+    if (y < lo) lo = y;
+    if (y > hi) hi = y;
+    if (z < lo) lo = z;
+    if (z > hi) hi = z;
+    if (w < lo) lo = w;
+    if (w > hi) hi = w;
     const dx = x - shift, dy = y - shift, dz = z - shift, dw = w - shift;
     s0 += dx + dz;
     q0 += dx * dx + dz * dz;
@@ -64,13 +68,13 @@ export function fastMomentsF32(a: Float32Array, from: number, to: number, out: B
   for (; i < to; i++) {
     const x = a[i]!;
     if (x === 0) zeros++;
-    if (x < lo0) lo0 = x;
-    if (x > hi0) hi0 = x;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
     const d = x - shift;
     s0 += d;
     q0 += d * d;
   }
-  return finishMoments(out, len, shift, s0 + s1, q0 + q1, lo0 < lo1 ? lo0 : lo1, hi0 > hi1 ? hi0 : hi1, zeros);
+  return finishMoments(out, len, shift, s0 + s1, q0 + q1, lo, hi, zeros);
 }
 
 /**
@@ -84,7 +88,7 @@ export function fastMomentsF32Units(a: Float32Array, from: number, to: number, o
   const len = to - from;
   const shift = a[from] ?? 0;
   let s0 = 0, s1 = 0, q0 = 0, q1 = 0;
-  let lo0 = Infinity, lo1 = Infinity, hi0 = -Infinity, hi1 = -Infinity;
+  let lo = Infinity, hi = -Infinity;
   let zeros = 0;
   let i = from;
   let unit = Math.floor(first / unitSize);
@@ -95,38 +99,38 @@ export function fastMomentsF32Units(a: Float32Array, from: number, to: number, o
     for (; i + 3 < end; i += 4) {
       const x = a[i]!, y = a[i + 1]!, z = a[i + 2]!, w = a[i + 3]!;
       if (x === 0 || y === 0 || z === 0 || w === 0) zeros += (x === 0 ? 1 : 0) + (y === 0 ? 1 : 0) + (z === 0 ? 1 : 0) + (w === 0 ? 1 : 0);
-      const a0 = x < y ? x : y, b0 = x < y ? y : x;
-      const a1 = z < w ? z : w, b1 = z < w ? w : z;
-      if (a0 < ulo) ulo = a0;
-      if (a1 < ulo) ulo = a1;
-      if (b0 > uhi) uhi = b0;
-      if (b1 > uhi) uhi = b1;
+      if (x < ulo) ulo = x;
+      if (x > uhi) uhi = x;
+      if (y < ulo) ulo = y;
+      if (y > uhi) uhi = y;
+      if (z < ulo) ulo = z;
+      if (z > uhi) uhi = z;
+      if (w < ulo) ulo = w;
+      if (w > uhi) uhi = w;
       const dx = x - shift, dy = y - shift, dz = z - shift, dw = w - shift;
       s0 += dx + dz;
       q0 += dx * dx + dz * dz;
       s1 += dy + dw;
       q1 += dy * dy + dw * dw;
     }
-    if (ulo < lo0) lo0 = ulo;
-    if (uhi > hi0) hi0 = uhi;
     // Only the block's last segment can have a tail (every unit boundary is a multiple of 4 from `from`).
     for (; i < end; i++) {
       const x = a[i]!;
       if (x === 0) zeros++;
-      if (x < lo0) lo0 = x;
-      if (x > hi0) hi0 = x;
       if (x < ulo) ulo = x;
       if (x > uhi) uhi = x;
       const d = x - shift;
       s0 += d;
       q0 += d * d;
     }
+    if (ulo < lo) lo = ulo;
+    if (uhi > hi) hi = uhi;
     const m = -ulo > uhi ? -ulo : uhi;
     if (m > unitMax[unit]!) unitMax[unit] = m;
     unit++;
     end = Math.min(to, i + unitSize);
   }
-  return finishMoments(out, len, shift, s0 + s1, q0 + q1, lo0 < lo1 ? lo0 : lo1, hi0 > hi1 ? hi0 : hi1, zeros);
+  return finishMoments(out, len, shift, s0 + s1, q0 + q1, lo, hi, zeros);
 }
 
 /**
