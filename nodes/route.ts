@@ -1,4 +1,5 @@
-import { Send } from "@langchain/langgraph";
+import type { Send } from "@langchain/langgraph";
+import { sendByReference } from "../graph/send.js";
 import type { AnalysisStateValue, AnalyzerInput } from "../graph/state.js";
 import { ANALYZER_BY_KIND } from "./names.js";
 
@@ -22,7 +23,7 @@ export function routeArtifacts(state: Pick<AnalysisStateValue, "context">): Send
       datasetName: context.datasetName,
       modelName: context.modelName,
     };
-    return new Send(target, input);
+    return sendByReference(target, input);
   });
 }
 

@@ -2,6 +2,7 @@ import { loadServiceSettings, type RawEnv, type ServiceSettings } from "../confi
 import { createLogger, type Logger } from "../config/logger.js";
 import { checkLlmBudget } from "../graph/budgets.js";
 import { type AnalysisGraph, buildAnalysisGraph } from "../graph/build.js";
+import { useLeanRunContext } from "../graph/lean-run-context.js";
 import { createKnowledgeBase } from "../knowledge/create.js";
 import type { KnowledgeService } from "../knowledge/knowledge-base.js";
 import type { KnowledgePort } from "../knowledge/port.js";
@@ -50,6 +51,8 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
   const logger = redactingLogger(overrides.logger ?? createLogger(settings.SERVICE_LOG_LEVEL), redactor);
   for (const warning of warnings) logger.warn(warning);
   if (llmConfig) checkLlmBudget(settings);
+  // No LangSmith RunTree per runnable unless LangSmith traces (its own variables put its tracer in the callbacks).
+  useLeanRunContext();
   const shared = createSharedCaches(settings.SERVICE_REDIS_URL, logger);
   const knowledgeBase = createKnowledgeBase({ settings, llmConfig, logger, ...(shared.knowledge && { cache: { store: shared.knowledge } }) });
   logger.info("configuration loaded", { llm: describeLlmConfig(llmConfig), workers: settings.SERVICE_ANALYZER_WORKERS });

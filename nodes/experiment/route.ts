@@ -1,4 +1,5 @@
-import { Send } from "@langchain/langgraph";
+import type { Send } from "@langchain/langgraph";
+import { sendByReference } from "../../graph/send.js";
 import type { ExperimentStateValue, RunInput } from "../../graph/experiment-state.js";
 import { EXPERIMENT_NODE } from "./names.js";
 import { normalizedObjectiveName } from "./objective.js";
@@ -7,5 +8,5 @@ import { normalizedObjectiveName } from "./objective.js";
 export function routeRuns(state: Pick<ExperimentStateValue, "compare">): Send[] {
   const objective = state.compare.objective;
   const wanted = objective ? normalizedObjectiveName(objective.metric) : null;
-  return state.compare.runs.map((run) => new Send(EXPERIMENT_NODE.analyzeRun, { run, wanted } satisfies RunInput));
+  return state.compare.runs.map((run) => sendByReference(EXPERIMENT_NODE.analyzeRun, { run, wanted } satisfies RunInput));
 }

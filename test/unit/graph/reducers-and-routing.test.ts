@@ -33,6 +33,12 @@ describe("routeArtifacts", () => {
     expect(Object.keys(sends[0]!.args)).not.toContain("artifacts");
   });
 
+  it("passes the artifact by reference: no copy of its rows per Send (graph/send.ts)", () => {
+    const training = artifact("training");
+    const [send] = routeArtifacts({ context: context([training]) });
+    expect(send!.args.artifact).toBe(training);
+  });
+
   it("only ever targets analyzer nodes", () => {
     const sends = routeArtifacts({ context: context([artifact("checks")]) });
     for (const s of sends) expect(ANALYZER_NODES).toContain(s.node);
