@@ -1,5 +1,5 @@
 import type { MetricSeries, Split, TrainingRun } from "./model.js";
-import { countNonFinite, noiseSigma } from "./stats.js";
+import { countNonFinite, logValues, noiseSigma } from "./stats.js";
 
 /** Per-step detail (spikes, clipping) or one point per evaluation/epoch (trends). */
 export type Resolution = "fine" | "coarse";
@@ -63,6 +63,49 @@ class FiniteCurve implements Curve {
 
 const cache = new WeakMap<MetricSeries, Map<Resolution, Curve>>();
 
+/** A prefix of a series (`seriesPrefix`) or of a fine curve: the whole it was cut from and the points it keeps. */
+interface Cut<T> {
+  whole: T;
+  length: number;
+}
+const seriesCuts = new WeakMap<MetricSeries, Cut<MetricSeries>>();
+const curveCuts = new WeakMap<Curve, Cut<Curve>>();
+
+/**
+ * The first n points of a series, as views of its arrays. The conclusive-step bisection (detected-at.ts) runs
+ * detectors on many prefixes of one run; a prefix's curves and log values are then views of the whole series'
+ * ones (the finite points of a prefix are a prefix of its finite points) instead of fresh passes and copies.
+ */
+export function seriesPrefix(s: MetricSeries, n: number): MetricSeries {
+  const whole = seriesCuts.get(s)?.whole ?? s;
+  const prefix: MetricSeries = { ...s, steps: s.steps.subarray(0, n), values: s.values.subarray(0, n), epochs: s.epochs?.subarray(0, n) ?? null };
+  seriesCuts.set(prefix, { whole, length: n });
+  return prefix;
+}
+
+/** The fine curve of a series prefix: the whole series' finite points up to the prefix's last step. */
+function prefixCurve(series: MetricSeries, cut: Cut<MetricSeries>): Curve {
+  const whole = curveOf(cut.whole, "fine");
+  const m = cut.length > 0 ? countUpTo(whole.steps, cut.whole.steps[cut.length - 1]!) : 0;
+  const points = { steps: whole.steps.subarray(0, m), values: whole.values.subarray(0, m), epochs: whole.epochs?.subarray(0, m) ?? null };
+  const curve = new FiniteCurve(series.name, points, m);
+  curveCuts.set(curve, { whole, length: m });
+  return curve;
+}
+
+const logs = new WeakMap<Curve, Float64Array>();
+
+/** Natural log of a curve's values, computed once per series and shared (as views) by its prefixes. */
+export function curveLogValues(c: Curve): Float64Array {
+  let hit = logs.get(c);
+  if (!hit) {
+    const cut = curveCuts.get(c);
+    hit = cut ? curveLogValues(cut.whole).subarray(0, cut.length) : logValues(c.values);
+    logs.set(c, hit);
+  }
+  return hit;
+}
+
 /**
  * The finite points of a series (binned for "coarse"); cached per series. The coarse curve bins the fine one's
  * points, and is the fine curve itself when there are too few to bin, so a series is scanned for non-finite
@@ -74,7 +117,9 @@ export function curveOf(series: MetricSeries, resolution: Resolution = "coarse")
   const hit = byRes.get(resolution);
   if (hit) return hit;
   let curve: Curve;
-  if (resolution === "fine") {
+  const cut = seriesCuts.get(series);
+  if (resolution === "fine" && cut) curve = prefixCurve(series, cut);
+  else if (resolution === "fine") {
     const finite = finitePoints(series);
     curve = new FiniteCurve(series.name, finite, finite.values.length);
   } else {
@@ -156,6 +201,30 @@ export function valueAt(c: Pick<Curve, "steps" | "values">, step: number): numbe
   }
   const span = steps[hi]! - steps[lo]!;
   return span > 0 ? values[lo]! + ((values[hi]! - values[lo]!) * (step - steps[lo]!)) / span : values[hi]!;
+}
+
+/** Index of the first step > `step` in an ascending series (the number of points at or before it). */
+export function countUpTo(steps: Float64Array, step: number): number {
+  let lo = 0;
+  let hi = steps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (steps[mid]! <= step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the first step ≥ `step` in an ascending series (the number of points before it). */
+export function countBefore(steps: Float64Array, step: number): number {
+  let lo = 0;
+  let hi = steps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (steps[mid]! < step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** First and last logged step over every series: the run's extent. */

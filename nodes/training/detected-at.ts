@@ -1,22 +1,10 @@
 import type { Finding } from "../../domain/result.js";
 import type { TrainingDetector } from "./detectors/detector.js";
 import type { MetricSeries, TrainingRun } from "./model.js";
-import { runExtent } from "./curves.js";
+import { countUpTo, runExtent, seriesPrefix } from "./curves.js";
 
 /** Bisection steps at most: the step found is within 1/2¹⁶ of the run's span of the first conclusive one. */
 const MAX_BISECTIONS = 16;
-
-/** Index of the first step > `step` in an ascending series (the number of points at or before it). */
-function countUpTo(steps: Float64Array, step: number): number {
-  let lo = 0;
-  let hi = steps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (steps[mid]! <= step) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * The run as it stood when `step` was logged, still going: every series cut after it (views, no copies). Log
@@ -27,7 +15,7 @@ export function runUpTo(run: TrainingRun, step: number): TrainingRun {
   for (const [name, s] of run.series) {
     const n = countUpTo(s.steps, step);
     if (n === 0) continue;
-    series.set(name, { ...s, steps: s.steps.subarray(0, n), values: s.values.subarray(0, n), epochs: s.epochs?.subarray(0, n) ?? null });
+    series.set(name, seriesPrefix(s, n));
   }
   return { ...run, series, logs: { lines: 0, counts: {}, events: [] }, meta: { ...run.meta, progress: { ...run.meta.progress, running: true } } };
 }

@@ -78,6 +78,26 @@ class BlockStats {
 }
 
 /**
+ * Block statistics per buffer, block offset and block length, so the prefixes of one series (views of its log
+ * values during the conclusive-step bisection) share the blocks they have in common. A series given to
+ * `findExcursions` is never written to afterwards: every caller passes values or log values of a parsed run.
+ */
+const sharedStats = new WeakMap<ArrayBufferLike, Map<string, BlockStats>>();
+
+function blockStatsOf(y: Float64Array, b: number): BlockStats {
+  let byStart = sharedStats.get(y.buffer);
+  if (!byStart) sharedStats.set(y.buffer, (byStart = new Map()));
+  const key = `${y.byteOffset}/${b}`;
+  let stats = byStart.get(key);
+  if (!stats) {
+    // Over the whole buffer from y's first value: a longer prefix asked later finds its blocks there too.
+    const extent = new Float64Array(y.buffer, y.byteOffset, (y.buffer.byteLength - y.byteOffset) / Float64Array.BYTES_PER_ELEMENT);
+    byStart.set(key, (stats = new BlockStats(extent, b)));
+  }
+  return stats;
+}
+
+/**
  * Finds upward excursions against a rolling baseline: each point is compared with the median of the previous
  * block and the median noise of the three blocks before it (floored at half the series' own σ̂), so the work is
  * O(n log block) even for 10^6 points. Neighbouring flagged points (gap ≤ 1) form one excursion. A block whose
@@ -89,7 +109,7 @@ export function findExcursions(y: Float64Array, rule: ExcursionRule): Excursion[
   const b = baselineBlock(n);
   if (n < 3 * b) return [];
   const floor = 0.5 * noiseSigma(y);
-  const stats = new BlockStats(y, b);
+  const stats = blockStatsOf(y, b);
   const out: Excursion[] = [];
   let open: Excursion | null = null;
   let previousLow = lowest(y, 0, b);

@@ -1,25 +1,21 @@
 import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding, MAX_CONFIDENCE, scoreConfidence } from "../../findings.js";
-import { type Curve, curve, curveOf, nonFiniteCount, pickSeries } from "../curves.js";
+import { countBefore, type Curve, curve, curveLogValues, curveOf, nonFiniteCount, pickSeries } from "../curves.js";
 import { baselineBlock, type Excursion, findExcursions } from "../excursions.js";
 import type { TrainingRun } from "../model.js";
-import { allPositive, fitLine, logValues, median } from "../stats.js";
+import { allPositive, fitLine, median } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
 /** A gradient-norm spike is > 10× the rolling median (SageMaker/AutoTrainer explode rules). */
 const SPIKE_FACTOR = 10;
 
-/** Mean of a curve's values at steps in [from, to), NaN when none. */
+/** Mean of a curve's values at steps in [from, to), NaN when none (steps ascend: one index range). */
 function meanBetween(c: Curve, from: number, to: number): number {
   let sum = 0;
-  let k = 0;
-  for (let i = 0; i < c.values.length; i++) {
-    if (c.steps[i]! >= from && c.steps[i]! < to) {
-      sum += c.values[i]!;
-      k++;
-    }
-  }
-  return k > 0 ? sum / k : Number.NaN;
+  const lo = countBefore(c.steps, from);
+  const hi = countBefore(c.steps, to);
+  for (let i = lo; i < hi; i++) sum += c.values[i]!;
+  return hi > lo ? sum / (hi - lo) : Number.NaN;
 }
 
 /**
@@ -52,7 +48,7 @@ function detectExplodingGradients(run: TrainingRun): Finding[] {
   const positive = allPositive(g.values);
   let growth = 1;
   if (positive && g.values.length >= 20) {
-    const y = logValues(g.values);
+    const y = curveLogValues(g);
     const loss = curve(run, "train", "loss", "fine");
     const spikes = findExcursions(y, { cutoff: (level) => level + Math.log(SPIKE_FACTOR), recoverWithin: Math.max(3, Math.ceil(0.05 * y.length)) }).filter((s) => !leavesPlateau(s, g, loss));
     if (spikes.length > 0) {

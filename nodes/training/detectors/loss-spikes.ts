@@ -1,10 +1,10 @@
 import type { Finding } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { curveOf, pickSeries } from "../curves.js";
+import { curveLogValues, curveOf, pickSeries } from "../curves.js";
 import { type Excursion, findExcursions } from "../excursions.js";
 import type { TrainingRun } from "../model.js";
 import { stillRunning } from "../partial-run.js";
-import { allPositive, logValues } from "../stats.js";
+import { allPositive } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
 /** A spike must rise this many local σ above the level, and at least 10 % above it. */
@@ -38,7 +38,7 @@ function spikesOf(run: TrainingRun): LossSpikes | null {
   const c = curveOf(series, "fine");
   if (c.values.length < 20) return null;
   const logScale = allPositive(c.values);
-  const y = logScale ? logValues(c.values) : c.values;
+  const y = logScale ? curveLogValues(c) : c.values;
   // A run still going is a short prefix of itself: 5 % of it is a few points, so a live spike gets twice as long
   // (10 %) to recover before it is called unrecovered.
   const running = stillRunning(run);
