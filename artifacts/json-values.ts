@@ -9,6 +9,22 @@ export function isRecord(v: unknown): v is JsonRecord {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
+/** Arrays known to hold numbers and nulls only, so checks of their elements can be skipped. */
+const numberArrays = new WeakSet<readonly unknown[]>();
+
+/**
+ * Records that `array` holds numbers and nulls only, as its maker knows (workers/number-columns.ts rebuilds a
+ * large body's number arrays from typed columns): request checks then skip its elements. It is not written to after.
+ */
+export function markNumberArray(array: readonly unknown[]): void {
+  numberArrays.add(array);
+}
+
+/** Whether `array` was marked by markNumberArray: numbers and nulls only. */
+export function isNumberArray(array: readonly unknown[]): boolean {
+  return numberArrays.has(array);
+}
+
 const NON_FINITE_STRINGS: Record<string, number> = {
   nan: Number.NaN,
   infinity: Number.POSITIVE_INFINITY,

@@ -1,4 +1,5 @@
 import { formatPath } from "./format-path.js";
+import { isNumberArray } from "./json-values.js";
 
 /**
  * Deepest nesting a request may have. Real artifacts nest a few dozen levels at most (a Deepchecks suite inside
@@ -18,6 +19,7 @@ export function findExcessiveNesting(value: unknown, max: number = MAX_NESTING):
     if (v === null || typeof v !== "object") continue;
     if (path.length >= max) return path;
     if (Array.isArray(v)) {
+      if (isNumberArray(v)) continue; // numbers and nulls only: nothing nests in it
       for (let i = 0; i < v.length; i++) if (v[i] !== null && typeof v[i] === "object") stack.push({ value: v[i], path: [...path, i] });
     } else {
       for (const [k, child] of Object.entries(v)) if (child !== null && typeof child === "object") stack.push({ value: child, path: [...path, k] });

@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { ArtifactKind } from "../artifacts/context.js";
+import type { ArtifactInput, ArtifactKind } from "../artifacts/context.js";
 import type { AnalysisDeps } from "../graph/context.js";
 import type { FactsByKind } from "../graph/facts.js";
 import type { AgentName, Finding } from "../domain/result.js";
@@ -7,20 +7,32 @@ import { AGENT_BUDGET, agentBudgetMs, LLM_BUDGET, llmBudgetMs } from "../graph/b
 import { untilAborted } from "../graph/deadline.js";
 import type { AnalysisStateUpdate, AnalyzerInput } from "../graph/state.js";
 import { buildAgentResult } from "./agent-result.js";
+import { examineArtifact } from "./examine-off-loop.js";
 import { prioritizeFindings } from "./findings.js";
 
+/**
+ * What a parser reads of its run when it needs no I/O: plain data, so the same parser runs on a worker thread
+ * (nodes/examine-off-loop.ts). An AnalyzerRun is one.
+ */
+export interface ArtifactSource {
+  input: { artifact: Pick<ArtifactInput, "field">; datasetName: string | null };
+}
+
 /** What one analyzer node is made of: its format reader, its detectors, and what it tells others. */
-export interface AnalyzerSpec<Parsed, Facts> {
+export interface AnalyzerSpec<Parsed, Facts, Run extends ArtifactSource = AnalyzerRun> {
   kind: ArtifactKind;
   agentName: AgentName;
-  /** Reads the artifact's format; throws an Error naming what is wrong when the content is broken. */
-  parse(payload: Record<string, unknown>, run: AnalyzerRun): Promise<Parsed> | Parsed;
+  /**
+   * Reads the artifact's format; throws an Error naming what is wrong when the content is broken. A property, not
+   * a method, so its parameter is checked strictly: a parser typed for an ArtifactSource cannot use more of the run.
+   */
+  parse: (payload: Record<string, unknown>, run: Run) => Promise<Parsed> | Parsed;
   /** Runs the deterministic detectors (pure). */
   detect(parsed: Parsed): Finding[];
-  /** Numbers for the cross-artifact rules. */
+  /** Numbers for the cross-artifact rules, from the parsed artifact and its detector findings. */
   facts(parsed: Parsed, findings: readonly Finding[]): Facts;
-  /** A compact, bounded digest of the artifact for the language model. */
-  digest(parsed: Parsed): unknown;
+  /** A compact, bounded digest of the artifact and its detector findings for the language model. */
+  digest(parsed: Parsed, findings: readonly Finding[]): unknown;
   /** What was analyzed, e.g. ["training_artifacts.metrics (lightning_csv, 1950 rows)"]. */
   describe(parsed: Parsed): string[];
 }
@@ -68,19 +80,18 @@ export async function runAnalyzer<P, F>(
   /** The last stage reached, as the update to return with an error when the agent runs out of time. */
   let kept: ((error: string) => AnalysisStateUpdate) | null = null;
   const work = async (): Promise<AnalysisStateUpdate> => {
-    let parsed: P;
-    try {
-      parsed = await spec.parse(input.artifact.payload, run);
-    } catch (err) {
-      if (signal.aborted) throw err;
-      return failedAgent(spec.agentName, [input.artifact.field], `could not read ${input.artifact.field}: ${errorText(err)}`);
+    // The deterministic stage, on a worker thread when the artifact is large enough to be worth the hop.
+    const examination = await examineArtifact(spec, run, deps.llm !== null);
+    if ("unreadable" in examination) {
+      if (signal.aborted) throw signal.reason;
+      return failedAgent(spec.agentName, [input.artifact.field], `could not read ${input.artifact.field}: ${examination.unreadable}`);
     }
+    const { findings: detected, facts, digest, analyzed } = examination.examined;
     const result = (findings: Finding[], error: string | null, summary: string | null): AnalysisStateUpdate => ({
-      agentResults: { [spec.agentName]: buildAgentResult(spec.agentName, findings, spec.describe(parsed), error, summary) },
-      facts: { [spec.kind]: spec.facts(parsed, findings) } as FactsByKind,
+      agentResults: { [spec.agentName]: buildAgentResult(spec.agentName, findings, analyzed, error, summary) },
+      facts: { [spec.kind]: facts } as FactsByKind,
       errors: error ? { [spec.agentName]: error } : {},
     });
-    const detected = prioritizeFindings(spec.detect(parsed));
     kept = (error) => result(detected, error, null);
     let findings = await deps.knowledge.citeFindings(detected, signal);
     const cited = findings;
@@ -89,7 +100,7 @@ export async function runAnalyzer<P, F>(
     const llm = deps.llm;
     try {
       const review = await deps.deadline.within(Math.min(llmBudgetMs(deps.settings), agent.remainingMs()), LLM_BUDGET, (llmSignal) =>
-        llm.reviewAgent({ agentName: spec.agentName, language: input.language, digest: spec.digest(parsed), findings }, { ...config, signal: llmSignal }),
+        llm.reviewAgent({ agentName: spec.agentName, language: input.language, digest, findings }, { ...config, signal: llmSignal }),
       );
       // Findings the model added arrive uncited; citing again is cached and keeps existing citations.
       findings = await deps.knowledge.citeFindings(keepDetectorFindings(findings, review.findings), signal);

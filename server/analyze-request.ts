@@ -118,7 +118,7 @@ async function analyzeContext(
     onProgress: (chunk) => emit(progressEvent(chunk)),
   });
   if (context.trace || options.debugOutputs) {
-    const debug = await collectDebugOutputs(spans.spans, context, deps, options.deadline.signal);
+    const debug = await collectDebugOutputs(spans.spans, context, options.deadline.signal);
     response = { ...response, additional_outputs: { ...response.additional_outputs, ...debug } };
   }
   options.logger.info("analysis finished", { ms: Math.round(performance.now() - started), errors: Object.keys(response.error_messages) });

@@ -1,5 +1,4 @@
 import type { AnalysisContext } from "../artifacts/context.js";
-import type { AnalysisDeps } from "../graph/context.js";
 import type { AnalyzerInput } from "../graph/state.js";
 import { trainingAnalyzer } from "../nodes/training/node.js";
 import { type Curves, summarizeCurves } from "../report/curves.js";
@@ -16,12 +15,12 @@ export interface DebugOutputs {
  * series in its state, so this parses a second time, only when asked). Null when there is no training artifact
  * or it cannot be read: the training analyzer has already reported why in error_messages.
  */
-export async function extractCurves(context: AnalysisContext, deps: AnalysisDeps, signal: AbortSignal): Promise<Curves | null> {
+export async function extractCurves(context: AnalysisContext, signal: AbortSignal): Promise<Curves | null> {
   const artifact = context.artifacts.find((a) => a.kind === "training");
   if (!artifact) return null;
   const input: AnalyzerInput = { artifact, language: context.language, datasetName: context.datasetName, modelName: context.modelName };
   try {
-    const run = await trainingAnalyzer.parse(artifact.payload, { input, deps, signal, progress: () => {} });
+    const run = await trainingAnalyzer.parse(artifact.payload, { input });
     return summarizeCurves(run.series.values());
   } catch (err) {
     if (signal.aborted) throw err;
@@ -33,9 +32,8 @@ export async function extractCurves(context: AnalysisContext, deps: AnalysisDeps
 export async function collectDebugOutputs(
   spans: Span[],
   context: AnalysisContext,
-  deps: AnalysisDeps,
   signal: AbortSignal,
 ): Promise<DebugOutputs> {
-  const curves = await extractCurves(context, deps, signal);
+  const curves = await extractCurves(context, signal);
   return { trace: { spans }, ...(curves && { curves }) };
 }

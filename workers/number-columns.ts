@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { markNumberArray } from "../artifacts/json-values.js";
 
 /**
  * Moving a parsed body from a worker thread back to the event loop: a structured clone of a large JSON tree
@@ -27,6 +28,21 @@ export const MIN_COLUMN_LENGTH = 1024;
 /** Elements rebuilt between two yields to the event loop (~1 ms of work). */
 const SLICE = 65_536;
 
+/**
+ * The column each array rebuilt by unpackNumberColumns came from, so packing that array again (to send the
+ * request's artifact to a worker for analysis) takes the column back instead of converting the array a second
+ * time. A request's arrays are never written to, so the column still holds what the array holds. Taken once: the
+ * column's buffers are transferred away with it.
+ */
+const rebuiltFrom = new WeakMap<unknown[], Omit<NumberColumn, "path">>();
+
+function takeRebuiltColumn(array: unknown[]): Omit<NumberColumn, "path"> | null {
+  const column = rebuiltFrom.get(array);
+  if (!column || column.values.length !== array.length) return null;
+  rebuiltFrom.delete(array);
+  return column;
+}
+
 function asColumn(array: unknown[]): Omit<NumberColumn, "path"> | null {
   const values = new Float64Array(array.length);
   let nulls: Uint8Array | null = null;
@@ -39,37 +55,55 @@ function asColumn(array: unknown[]): Omit<NumberColumn, "path"> | null {
   return { values, nulls };
 }
 
-/** Takes every long number array out of `value` (mutating it) as a column; the buffers to transfer come with it. */
-export function packNumberColumns(value: unknown): PackedValue & { transfer: ArrayBuffer[] } {
+/** Sets `key` as an own data property, "__proto__" included (JSON.parse makes that one an own property too). */
+function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
+}
+
+/**
+ * Takes every long number array out of `value` as a column, leaving `value` as it was (the containers on the way
+ * are copied: a request's tree is read again after an analysis is sent off). `size` estimates what the value
+ * weighs, in bytes of its JSON text, so a caller can tell a small payload from a large one at no extra walk.
+ */
+export function packNumberColumns(value: unknown): PackedValue & { transfer: ArrayBuffer[]; size: number } {
   const columns: NumberColumn[] = [];
   const path: Array<string | number> = [];
-  const visit = (node: unknown): boolean => {
-    if (node === null || typeof node !== "object") return false;
+  let size = 0;
+  /** The node with its columns replaced by null. */
+  const visit = (node: unknown): unknown => {
+    if (node === null || typeof node !== "object") {
+      size += typeof node === "string" ? node.length + 2 : 8;
+      return node;
+    }
     if (Array.isArray(node)) {
-      const column = node.length >= MIN_COLUMN_LENGTH ? asColumn(node) : null;
+      const column = node.length >= MIN_COLUMN_LENGTH ? (takeRebuiltColumn(node) ?? asColumn(node)) : null;
       if (column) {
         columns.push({ path: [...path], ...column });
-        return true;
+        size += 8 * node.length;
+        return null;
       }
+      const copy = new Array<unknown>(node.length);
       for (let i = 0; i < node.length; i++) {
         path.push(i);
-        if (visit(node[i])) node[i] = null;
+        copy[i] = visit(node[i]);
         path.pop();
       }
-      return false;
+      return copy;
     }
     const record = node as Record<string, unknown>;
-    // Own keys only; JSON.parse made "__proto__" an own data property, so assigning it sets that property.
+    const copy: Record<string, unknown> = {};
     for (const key of Object.keys(record)) {
       path.push(key);
-      if (visit(record[key])) record[key] = null;
+      size += key.length + 4;
+      setOwn(copy, key, visit(record[key]));
       path.pop();
     }
-    return false;
+    return copy;
   };
-  const root = visit(value) ? null : value;
+  const root = visit(value);
   const transfer = columns.flatMap((c) => (c.nulls ? [c.values.buffer as ArrayBuffer, c.nulls.buffer as ArrayBuffer] : [c.values.buffer as ArrayBuffer]));
-  return { value: root, columns, transfer };
+  return { value: root, columns, transfer, size };
 }
 
 /** Rebuilds the number arrays of `packed` in place, a slice at a time, and returns the whole tree. */
@@ -83,13 +117,17 @@ export async function unpackNumberColumns(packed: PackedValue): Promise<unknown>
       else for (let i = start; i < end; i++) array[i] = values[i]!;
       if (end < values.length) await nextTurn();
     }
+    rebuiltFrom.set(array, { values, nulls });
+    markNumberArray(array);
     if (path.length === 0) {
       root = array;
       continue;
     }
     let parent = root as Record<string | number, unknown>;
     for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-    parent[path[path.length - 1]!] = array;
+    const key = path[path.length - 1]!;
+    if (typeof key === "number") parent[key] = array;
+    else setOwn(parent, key, array);
     await nextTurn();
   }
   return root;

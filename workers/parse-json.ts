@@ -5,6 +5,6 @@ import type { TaskOutput } from "./tasks.js";
 /** Worker task: UTF-8 bytes of a JSON body → the parsed value, long number arrays packed as columns. */
 export function parseJsonTask(bytes: Uint8Array): TaskOutput<PackedValue> {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  const { transfer, ...packed } = packNumberColumns(parseTolerantJson(text));
-  return { value: packed, transfer };
+  const { value, columns, transfer } = packNumberColumns(parseTolerantJson(text));
+  return { value: { value, columns }, transfer };
 }

@@ -1,3 +1,4 @@
+import { examineTask } from "./examine-task.js";
 import { parseJsonTask } from "./parse-json.js";
 import { scanTensorRangesTask } from "./scan-tensor-ranges.js";
 
@@ -17,6 +18,7 @@ export interface TaskOutput<T> {
 export const TASKS = {
   parseJson: parseJsonTask,
   scanTensorRanges: scanTensorRangesTask,
+  examine: examineTask,
 } satisfies Record<string, (payload: never) => TaskOutput<unknown> | Promise<TaskOutput<unknown>>>;
 
 export type TaskName = keyof typeof TASKS;

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { AGENT_NAMES } from "../../domain/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
-import { type AnalyzerSpec, runAnalyzer } from "../analyzer.js";
+import { type AnalyzerSpec, type ArtifactSource, runAnalyzer } from "../analyzer.js";
 import { prioritizeFindings } from "../findings.js";
 import { groupByRootCause } from "../root-causes.js";
 import { detectChecksFindings } from "./detect.js";
@@ -12,7 +12,7 @@ import { parseChecksArtifact } from "./parse.js";
 import { CHECKS_ROOT_CAUSES } from "./root-causes.js";
 import { checksFacts } from "./to-facts.js";
 
-export const checksAnalyzer: AnalyzerSpec<ChecksReport, ChecksFacts> = {
+export const checksAnalyzer: AnalyzerSpec<ChecksReport, ChecksFacts, ArtifactSource> = {
   kind: "checks",
   agentName: AGENT_NAMES.checks,
   parse: (payload, run) => parseChecksArtifact(payload, run.input.artifact.field, run.input.datasetName),

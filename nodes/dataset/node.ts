@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { AGENT_NAMES } from "../../domain/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
-import { type AnalyzerSpec, runAnalyzer } from "../analyzer.js";
+import { type AnalyzerSpec, type ArtifactSource, runAnalyzer } from "../analyzer.js";
 import { detectDatasetFindings } from "./detect.js";
 import { describeDataset, digestDataset } from "./digest.js";
 import type { DatasetFacts } from "./facts.js";
@@ -9,7 +9,7 @@ import type { DatasetStats } from "./model.js";
 import { parseDatasetArtifact } from "./parse.js";
 import { datasetFacts } from "./to-facts.js";
 
-export const datasetAnalyzer: AnalyzerSpec<DatasetStats, DatasetFacts> = {
+export const datasetAnalyzer: AnalyzerSpec<DatasetStats, DatasetFacts, ArtifactSource> = {
   kind: "dataset",
   agentName: AGENT_NAMES.dataset,
   parse: (payload, run) => parseDatasetArtifact(payload, run.input.artifact.field),

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { AGENT_NAMES } from "../../domain/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
-import { type AnalyzerSpec, runAnalyzer } from "../analyzer.js";
+import { type AnalyzerSpec, type ArtifactSource, runAnalyzer } from "../analyzer.js";
 import { prioritizeFindings } from "../findings.js";
 import { groupByRootCause } from "../root-causes.js";
 import { detectTrainingFindings } from "./detect.js";
@@ -21,13 +21,13 @@ function describeRun(run: TrainingRun): string[] {
   return out;
 }
 
-export const trainingAnalyzer: AnalyzerSpec<TrainingRun, TrainingFacts> = {
+export const trainingAnalyzer: AnalyzerSpec<TrainingRun, TrainingFacts, ArtifactSource> = {
   kind: "training",
   agentName: AGENT_NAMES.training,
   parse: (payload) => parseTrainingArtifact(payload),
   detect: (run) => groupByRootCause(prioritizeFindings(detectTrainingFindings(run)), TRAINING_ROOT_CAUSES),
   facts: (run) => trainingFacts(run),
-  digest: (run) => trainingDigest(run, trainingAnalyzer.detect(run)),
+  digest: trainingDigest,
   describe: describeRun,
 };
 

@@ -3,7 +3,7 @@ import { isAxisName } from "./names.js";
 import { readMetricValue } from "./parse/number.js";
 import { RUN_STATUSES } from "./parse/progress.js";
 import { CONTENT_FORMATS, isLongRows, wideCellProblem } from "./parse/shapes.js";
-import { isRecord } from "../../artifacts/json-values.js";
+import { isNumberArray, isRecord } from "../../artifacts/json-values.js";
 
 /** Issues reported per artifact at most; one bad array stops its own scan. */
 const MAX_ISSUES = 5;
@@ -25,7 +25,7 @@ function checkValue(v: unknown, path: PropertyKey[], issues: Issues): boolean {
 
 function checkArrays(metrics: Record<string, unknown>, issues: Issues): void {
   for (const [name, points] of Object.entries(metrics)) {
-    if (!Array.isArray(points) || issues.full()) continue;
+    if (!Array.isArray(points) || issues.full() || isNumberArray(points)) continue;
     for (let i = 0; i < points.length; i++) {
       const p: unknown = points[i];
       const ok = isRecord(p) ? checkValue(p.value, [name, i, "value"], issues) : checkValue(p, [name, i], issues);

@@ -136,7 +136,7 @@ describe("large bodies", () => {
     const body = Buffer.from(JSON.stringify(trainingHistoryRequest(760_000)));
     expect(body.length).toBeGreaterThan(40 * 1000 ** 2);
     // /debug/report reads and parses a body like an analysis route, then refuses it (not an analysis response):
-    // the intake alone, without the analyses, which still run on the event loop until issue 18 moves them.
+    // the intake alone, without the analyses (test/http/healthz-under-load.test.ts runs those).
     const url = `${svc.url}/debug/report`;
     let finished = false;
     const posts = Promise.all(loopbackClients(10, 100).map((address) => postFrom(url, body, address))).finally(() => (finished = true));

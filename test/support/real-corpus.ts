@@ -10,7 +10,6 @@ import { prioritizeFindings } from "../../nodes/findings.js";
 import { coveredIds } from "../../nodes/root-causes.js";
 import { detectChecksFindings } from "../../nodes/checks/detect.js";
 import { checksAnalyzer } from "../../nodes/checks/node.js";
-import { testDeps } from "./analysis-deps.js";
 
 const ROOT = new URL("../fixtures/real/", import.meta.url);
 
@@ -73,7 +72,7 @@ export async function analyzeRealItem(item: RealItem): Promise<RealAnalysis> {
   const artifact = context.artifacts.find((a) => a.kind === "checks");
   if (!artifact) throw new Error(`${item.name}: the request carries no checks artifact`);
   const input = { artifact, language: context.language, datasetName: context.datasetName, modelName: null };
-  const report = await checksAnalyzer.parse(artifact.payload, { input, deps: testDeps(), signal: new AbortController().signal, progress: () => {} });
+  const report = await checksAnalyzer.parse(artifact.payload, { input });
   return { findings: prioritizeFindings(checksAnalyzer.detect(report)), ungrouped: prioritizeFindings(detectChecksFindings(report)) };
 }
 

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { isNumberArray } from "../../../artifacts/json-values.js";
+import { decodeAnalysisRequest } from "../../../artifacts/request.js";
+import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
+import { trainingHistoryRequest } from "../../../bench/data/training-history.js";
+import { parseJsonBody, WORKER_PARSE_MIN_BYTES } from "../../../server/json-body.js";
+import { MIN_COLUMN_LENGTH, packNumberColumns, unpackNumberColumns } from "../../../workers/number-columns.js";
+
+const long = (f: (i: number) => number | null) => Array.from({ length: MIN_COLUMN_LENGTH + 3 }, (_, i) => f(i));
+
+describe("number columns", () => {
+  it("packs long number arrays as columns without touching the tree it was given, and unpacks the same tree", async () => {
+    const tree = {
+      metrics: { loss: long((i) => 1 / (i + 1)), acc: long((i) => (i % 7 === 0 ? null : i / 10)), short: [1, 2, 3] },
+      rows: [long((i) => -i), { name: "x", mixed: long((i) => (i === 5 ? Number.NaN : i)).concat(["text" as never]) }],
+    };
+    const copy = structuredClone(tree);
+    const { value, columns, transfer, size } = packNumberColumns(tree);
+    expect(tree).toEqual(copy);
+    expect(tree.metrics.loss).toHaveLength(MIN_COLUMN_LENGTH + 3);
+    expect(columns.map((c) => c.path)).toEqual([["metrics", "loss"], ["metrics", "acc"], ["rows", 0]]);
+    expect(transfer).toHaveLength(4);
+    expect(size).toBeGreaterThan(3 * 8 * MIN_COLUMN_LENGTH);
+    const back = (await unpackNumberColumns(structuredClone({ value, columns }, { transfer }))) as typeof tree;
+    expect(back).toEqual(copy);
+    // Request checks skip the elements of the rebuilt arrays (numbers and nulls by construction), and only theirs.
+    expect([back.metrics.loss, back.metrics.acc, back.rows[0]].map((a) => isNumberArray(a as unknown[]))).toEqual([true, true, true]);
+    expect([back.metrics.short, (back.rows[1] as { mixed: unknown[] }).mixed, tree.metrics.loss].map((a) => isNumberArray(a))).toEqual([false, false, false]);
+  });
+
+  it("takes a rebuilt array's column back when packing it again, leaving the array whole", async () => {
+    const packed = packNumberColumns({ loss: long((i) => i / 3) });
+    const [column] = packed.columns;
+    const back = (await unpackNumberColumns(packed)) as { loss: number[] };
+    const again = packNumberColumns(back);
+    expect(again.columns[0]!.values).toBe(column!.values);
+    expect(back.loss).toEqual(long((i) => i / 3));
+    // Once: the column has been handed on (its buffer may be transferred), so a third packing converts the array.
+    expect(packNumberColumns(back).columns[0]!.values).not.toBe(column!.values);
+  });
+
+  it("keeps a \"__proto__\" key as data, as JSON.parse does, through a round trip", async () => {
+    const tree = parseTolerantJson(`{"__proto__": {"polluted": [${long((i) => i).join(",")}]}, "a": 1}`) as Record<string, unknown>;
+    const packed = packNumberColumns(tree);
+    const back = (await unpackNumberColumns(packed)) as Record<string, unknown>;
+    expect(Object.keys(back)).toEqual(["__proto__", "a"]);
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect((Object.getOwnPropertyDescriptor(back, "__proto__")!.value as { polluted: number[] }).polluted).toHaveLength(MIN_COLUMN_LENGTH + 3);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("still finds a bad value in a large body's metric arrays: only the arrays that were all numbers skip the check", { timeout: 30_000 }, async () => {
+    const request = trainingHistoryRequest(50_000) as { training_artifacts: { metrics: Record<string, unknown[]> } };
+    request.training_artifacts.metrics.val_loss![40_000] = "diverged";
+    const body = Buffer.from(JSON.stringify(request));
+    expect(body.length).toBeGreaterThan(WORKER_PARSE_MIN_BYTES);
+    const parsed = await parseJsonBody(body);
+    expect(() => decodeAnalysisRequest(parsed, "bad")).toThrow(/training_artifacts\.metrics\.val_loss\[40000\]: expected a number/);
+  });
+});
