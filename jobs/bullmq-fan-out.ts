@@ -115,8 +115,10 @@ export class CompareFanOut {
     if (stopped) return stopped.outcome;
     if (results.length !== total) return { state: "failed", error: { status: 500, code: "ANALYSIS_FAILED", detail: `${results.length} of the comparison's ${total} runs have a result; submit it again` } };
     const progress = (p: JobProgress) => context.progress({ ...p, runs_done: total, runs_total: total });
-    progress({ message: "comparing the runs" });
-    return this.steps.conclude({ id, head }, results.map((r) => (r.outcome as { result: unknown }).result), { ...context, progress });
+    const outcome = await this.steps.conclude({ id, head }, results.map((r) => (r.outcome as { result: unknown }).result), { ...context, progress });
+    // Ends as a comparison run whole ends (server/job-runner.ts), whatever the conclusion said last.
+    progress({ message: `${total} of ${total} runs analysed` });
+    return outcome;
   }
 
   /** One run, on whichever replica took it; a run of a cancelled comparison ends at once. */
@@ -138,13 +140,18 @@ export class CompareFanOut {
     }
   }
 
-  /** A comparison's progress while its runs are analysed: runs done so far, read from its children's results. */
-  async progress(job: Job<CompareJobData, JobOutcome>, state: string): Promise<JobProgress | null> {
+  /**
+   * A comparison's progress once its runs are queued: runs done so far, read from its children's results (the
+   * progress it stored names the runs queued, then the conclusion; it is never behind the runs done).
+   */
+  async progress(job: Job<CompareJobData, JobOutcome>): Promise<JobProgress | null> {
     const parsed = JobProgressSchema.safeParse(job.progress);
     const stored = parsed.success ? parsed.data : null;
-    if (state !== "waiting-children" || !("step" in job.data)) return stored;
+    if (!("step" in job.data)) return stored;
+    const total = job.data.total;
     const { processed = 0 } = await job.getDependenciesCount({ processed: true });
-    return { runs_done: processed, runs_total: job.data.total, message: `${processed} of ${job.data.total} runs analysed` };
+    if (stored?.runs_done === total) return stored;
+    return { runs_done: processed, runs_total: total, message: `${processed} of ${total} runs analysed` };
   }
 
   async close(force: boolean): Promise<void> {

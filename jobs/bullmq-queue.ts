@@ -159,7 +159,7 @@ export class BullmqJobQueue implements JobQueue {
       const state = await job.getState();
       // Read back from Redis: checked, so a value some other writer left there is no progress rather than a wrong one.
       const parsed = JobProgressSchema.safeParse(job.progress);
-      const progress = this.fanOut && job.name === COMPARE_JOB ? await this.fanOut.progress(job as Job<CompareJobData, JobOutcome>, state) : parsed.success ? parsed.data : null;
+      const progress = this.fanOut && job.name === COMPARE_JOB ? await this.fanOut.progress(job as Job<CompareJobData, JobOutcome>) : parsed.success ? parsed.data : null;
       if (state === "completed") {
         // The job may have finished between reading it and reading its state: read it again for its outcome.
         const outcome = job.returnvalue ?? ((await this.queue.getJob(id)) as Job<JobData, JobOutcome> | undefined)?.returnvalue;

@@ -127,7 +127,7 @@ describe("BullmqJobQueue (real redis-server)", () => {
       expect(await until(() => a.get("cmp"), (j) => j?.state === "done")).toEqual({
         id: "cmp",
         state: "done",
-        progress: { runs_done: 4, runs_total: 4, message: "comparing the runs" },
+        progress: { runs_done: 4, runs_total: 4, message: "4 of 4 runs analysed" },
         result: { head: { of: "cmp" }, runs: [20, 40, 60, 80] },
         error: null,
       });

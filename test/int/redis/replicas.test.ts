@@ -138,7 +138,7 @@ describe("two replicas sharing one redis-server", () => {
     expect(running).toEqual([...running].sort((x, y) => x - y));
     expect(running.some((n) => n > 0 && n < 40)).toBe(true);
     const done = await job(a, json.id);
-    expect(done).toMatchObject({ state: "done", progress: { runs_done: 40, runs_total: 40 }, error: null });
+    expect(done).toMatchObject({ state: "done", progress: { runs_done: 40, runs_total: 40, message: "40 of 40 runs analysed" }, error: null });
     expect(done.result).toEqual(events.at(-1)!.data);
     // Each replica's own count says it analysed some of the runs; together they analysed each once.
     const analysed = (await Promise.all([a, b].map((r) => metric(r, "job_runs_analysed_total")))).map((n, i) => n - before[i]!);
