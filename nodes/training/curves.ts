@@ -64,7 +64,7 @@ class FiniteCurve implements Curve {
 const cache = new WeakMap<MetricSeries, Map<Resolution, Curve>>();
 
 /** A prefix of a series (`seriesPrefix`) or of a fine curve: the whole it was cut from and the points it keeps. */
-interface Cut<T> {
+export interface Cut<T> {
   whole: T;
   length: number;
 }
@@ -81,6 +81,11 @@ export function seriesPrefix(s: MetricSeries, n: number): MetricSeries {
   const prefix: MetricSeries = { ...s, steps: s.steps.subarray(0, n), values: s.values.subarray(0, n), epochs: s.epochs?.subarray(0, n) ?? null };
   seriesCuts.set(prefix, { whole, length: n });
   return prefix;
+}
+
+/** The series a prefix was cut from and how many points it keeps (the series itself, whole, when not a prefix). */
+export function wholeSeries(s: MetricSeries): Cut<MetricSeries> {
+  return seriesCuts.get(s) ?? { whole: s, length: s.values.length };
 }
 
 /** The fine curve of a series prefix: the whole series' finite points up to the prefix's last step. */

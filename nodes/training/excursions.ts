@@ -29,10 +29,13 @@ export function baselineBlock(n: number): number {
 }
 
 /**
- * Median and robust σ̂ (from differences) of each consecutive block of b points, each computed on first use with
- * one scratch buffer: most blocks of a long, healthy series are never asked for.
+ * Highest and lowest value, median and robust σ̂ (from differences) of each consecutive block of b points, each
+ * computed on first use with one scratch buffer: the median and σ̂ of most blocks of a long, healthy series are
+ * never asked for.
  */
 class BlockStats {
+  private readonly highs: Float64Array;
+  private readonly lows: Float64Array;
   private readonly medians: Float64Array;
   private readonly sigmas: Float64Array;
   private readonly scratch: Float64Array;
@@ -42,9 +45,22 @@ class BlockStats {
     private readonly b: number,
   ) {
     const blocks = Math.floor(y.length / b);
+    this.highs = new Float64Array(blocks).fill(Number.NaN);
+    this.lows = new Float64Array(blocks).fill(Number.NaN);
     this.medians = new Float64Array(blocks).fill(Number.NaN);
     this.sigmas = new Float64Array(blocks).fill(Number.NaN);
     this.scratch = new Float64Array(b);
+  }
+
+  /** Highest value of block k; the lowest is kept with it. */
+  high(k: number): number {
+    if (Number.isNaN(this.highs[k]!)) [this.highs[k], this.lows[k]] = range(this.y, k * this.b, (k + 1) * this.b);
+    return this.highs[k]!;
+  }
+
+  low(k: number): number {
+    this.high(k);
+    return this.lows[k]!;
   }
 
   median(k: number): number {
@@ -112,19 +128,12 @@ export function findExcursions(y: Float64Array, rule: ExcursionRule): Excursion[
   const stats = blockStatsOf(y, b);
   const out: Excursion[] = [];
   let open: Excursion | null = null;
-  let previousLow = lowest(y, 0, b);
   for (let k = 1; k * b < n; k++) {
     const from = k * b;
     const to = Math.min(n, from + b);
-    let high = Number.NEGATIVE_INFINITY;
-    let low = Number.POSITIVE_INFINITY;
-    for (let i = from; i < to; i++) {
-      if (y[i]! > high) high = y[i]!;
-      if (y[i]! < low) low = y[i]!;
-    }
-    const lowBelow = previousLow;
-    previousLow = low;
-    if (high <= rule.cutoff(lowBelow, floor)) continue;
+    // The last stretch of a prefix may be a partial block: its own range, not the block's.
+    const high = to - from === b ? stats.high(k) : range(y, from, to)[0];
+    if (high <= rule.cutoff(stats.low(k - 1), floor)) continue;
     const level = stats.median(k - 1);
     if (high <= rule.cutoff(level, floor)) continue;
     const sigma = Math.max(floor, stats.recentSigma(k));
@@ -145,10 +154,15 @@ export function findExcursions(y: Float64Array, rule: ExcursionRule): Excursion[
   return out;
 }
 
-function lowest(y: Float64Array, from: number, to: number): number {
+/** Highest and lowest value in [from, to). */
+function range(y: Float64Array, from: number, to: number): [number, number] {
+  let high = Number.NEGATIVE_INFINITY;
   let low = Number.POSITIVE_INFINITY;
-  for (let i = from; i < to; i++) if (y[i]! < low) low = y[i]!;
-  return low;
+  for (let i = from; i < to; i++) {
+    if (y[i]! > high) high = y[i]!;
+    if (y[i]! < low) low = y[i]!;
+  }
+  return [high, low];
 }
 
 /** The middle one of three values (what the median of three is, without a copy to select in). */

@@ -1,22 +1,35 @@
 import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding, MAX_CONFIDENCE } from "../../findings.js";
+import { countBefore, wholeSeries } from "../curves.js";
 import type { MetricSeries, TrainingRun } from "../model.js";
 import { fmt, LOGS_ARTIFACT, metricArtifact, type TrainingDetector } from "./detector.js";
 
 /** Losses this large are numerically exploded even when finite (AutoTrainer's explode test). */
 export const EXPLODED_LOSS = 1e5;
 
-/** First non-finite or exploded point of a loss series and how many there are. */
-export function firstBadLoss(s: MetricSeries): { index: number; count: number } | null {
-  let index = -1;
-  let count = 0;
-  for (let i = 0; i < s.values.length; i++) {
-    const v = s.values[i]!;
-    if (Number.isFinite(v) && Math.abs(v) < EXPLODED_LOSS) continue;
-    if (index < 0) index = i;
-    count++;
+const isBad = (v: number) => !(Number.isFinite(v) && Math.abs(v) < EXPLODED_LOSS);
+
+const badPoints = new WeakMap<MetricSeries, Float64Array>();
+
+/** Indices of the non-finite or exploded points of a whole series, found once (ascending). */
+function badIndices(s: MetricSeries): Float64Array {
+  let hit = badPoints.get(s);
+  if (!hit) {
+    let count = 0;
+    for (let i = 0; i < s.values.length; i++) if (isBad(s.values[i]!)) count++;
+    hit = new Float64Array(count);
+    for (let i = 0, j = 0; j < count; i++) if (isBad(s.values[i]!)) hit[j++] = i;
+    badPoints.set(s, hit);
   }
-  return index < 0 ? null : { index, count };
+  return hit;
+}
+
+/** First non-finite or exploded point of a loss series and how many there are (a prefix reads its whole series'). */
+export function firstBadLoss(s: MetricSeries): { index: number; count: number } | null {
+  const { whole, length } = wholeSeries(s);
+  const bad = badIndices(whole);
+  const count = countBefore(bad, length);
+  return count === 0 ? null : { index: bad[0]!, count };
 }
 
 /**
