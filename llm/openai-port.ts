@@ -11,7 +11,7 @@ import type { LlmConfig } from "./config.js";
 import type { ChatModelOptions } from "./chat-model.js";
 import { type LlmLoggingSetup, setUpLlmLogging } from "./logging.js";
 import { groundAdvice, groundReview, groundSummary } from "./grounding/answers.js";
-import { collectEvidence, shownInput } from "./grounding/evidence.js";
+import { EvidenceCache } from "./grounding/evidence-cache.js";
 import { answerInLanguage, groundingOfError } from "./grounding/pass.js";
 import type { GroundingTally } from "./grounding/report.js";
 import { announceGrounding } from "./grounding/events.js";
@@ -71,6 +71,8 @@ export class OpenAiLlmPort implements LlmPort {
   readonly cache: LruLlmCache | null;
   private readonly modelOptions: ChatModelOptions;
   private model: Promise<ChatOpenAI> | null = null;
+  /** What each prompt showed the model, for the grounding pass: built once per prompt text. */
+  private readonly evidence = new EvidenceCache();
 
   constructor(private readonly config: LlmConfig, options: LlmPortOptions) {
     this.cache = config.cache ? (options.cache ?? new LruLlmCache()) : null;
@@ -98,7 +100,7 @@ export class OpenAiLlmPort implements LlmPort {
     const messages = reviewMessages(entry.prompt, req);
     const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AgentReviewSchema, SCHEMA_NAMES.review, m, callConfig(config, req.agentName));
     const out = await this.grounded(req.agentName, config, () => answerInLanguage(ask, messages, req.language, reviewTexts), (answer, tally) =>
-      groundReview(answer, collectEvidence(shownInput(messages)), tally),
+      groundReview(answer, this.evidence.of(messages), tally),
     );
     return { findings: applyReview(req.findings, out, entry.kind), summary: out.summary.trim() ? cappedText(out.summary) : null };
   }
@@ -107,7 +109,7 @@ export class OpenAiLlmPort implements LlmPort {
     const messages = summaryMessages(req);
     const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), CrossSummarySchema, SCHEMA_NAMES.summary, m, callConfig(config, AGENT_NAMES.integrate));
     const summary = await this.grounded(AGENT_NAMES.integrate, config, () => answerInLanguage(ask, messages, req.language, (a) => [a.summary]), (answer, tally) =>
-      groundSummary(answer.summary, collectEvidence(shownInput(messages)), tally),
+      groundSummary(answer.summary, this.evidence.of(messages), tally),
     );
     return requiredText(summary, "summary once ungrounded sentences were removed");
   }
@@ -116,7 +118,7 @@ export class OpenAiLlmPort implements LlmPort {
     const messages = adviceMessages(req);
     const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AdviceSchema, SCHEMA_NAMES.advice, m, callConfig(config, AGENT_NAMES.advise));
     const out = await this.grounded(AGENT_NAMES.advise, config, () => answerInLanguage(ask, messages, req.language, adviceTexts), (answer, tally) =>
-      groundAdvice(answer, req.recommendations.length, collectEvidence(shownInput(messages)), tally),
+      groundAdvice(answer, req.recommendations.length, this.evidence.of(messages), tally),
     );
     const byPriority = new Map(out.recommendations.map((r) => [Math.round(r.priority), r]));
     const recommendations = req.recommendations.map((rec, i) => {

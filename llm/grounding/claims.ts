@@ -1,7 +1,7 @@
 import type { GroundingReason } from "../../domain/grounding.js";
 import { type Severity, severityRank } from "../../domain/result.js";
 import type { GroundingEvidence } from "./evidence.js";
-import { type NumberSet, statedNumbers } from "./numbers.js";
+import { statedNumbers } from "./numbers.js";
 
 
 // Finding ids are <kind>.<name> (training.overfitting, cross.leakage_x_perfect_scores, training.llm.x); detector
@@ -21,9 +21,13 @@ export function claimedSeverity(text: string): Severity | null {
   return null;
 }
 
+/** A finding id's start, looked for without look-behind or Unicode classes before the full pattern is run. */
+const FINDING_PREFIX = /(?:dataset|checks|training|checkpoint|cross)\./;
+
 /** Ids a sentence cites: finding ids and detector rule ids. */
 export function citedIds(text: string): string[] {
-  const ids = Array.from(text.matchAll(FINDING_ID), (m) => m[0]);
+  const ids: string[] = [];
+  if (FINDING_PREFIX.test(text)) for (const m of text.matchAll(FINDING_ID)) ids.push(m[0]);
   // A rule id has a dash: most sentences have none, and are spared the second scan.
   if (text.includes("-")) for (const m of text.matchAll(RULE_ID)) ids.push(m[0]);
   return ids;
@@ -35,48 +39,44 @@ const DIGIT = /\d/u;
 const NAME_WINDOW_WORDS = 5;
 
 /**
- * The values of the quantity a number is stated for: the nearest field name of the evidence among the few words
- * before it (one word such as val_loss or best_epoch, or two such as "canned goods"), or null when none is named.
- * A value true elsewhere in the evidence ("std 1" where 1 is a count) is still wrong for that quantity, and in a
- * sentence that names items of the evidence (`anchors`: findings, rule ids, series, tensors, columns, checks,
- * the recommendations of a finding), a value of that field in another item is wrong for the ones it speaks of
- * ("for val/loss, min 0.39" where 0.39 is train/loss's min); when none of them holds the field, any value of the
- * field shown stands.
+ * The field a number is stated for: the nearest field name of the evidence among the few words before it (one
+ * word such as val_loss or best_epoch, or two such as "canned goods"), or null when none is named. A value true
+ * elsewhere in the evidence ("std 1" where 1 is a count) is still wrong for that quantity.
  */
-function namedQuantity(before: string, evidence: GroundingEvidence, anchors: () => readonly string[]): NumberSet | null {
+function namedField(before: string, evidence: GroundingEvidence): string | null {
   const words = before.toLowerCase().match(/[\p{L}\p{N}_]+/gu)?.slice(-NAME_WINDOW_WORDS) ?? [];
-  const named = (name: string) => {
-    const everywhere = evidence.byName.get(name);
-    if (!everywhere) return undefined;
-    const within = anchors();
-    return (within.length ? evidence.byName.get(name, within) : undefined) ?? everywhere;
-  };
   for (let i = words.length - 1; i >= 0; i--) {
-    const pair = i > 0 ? named(`${words[i - 1]} ${words[i]}`) : undefined;
-    const single = /^\d+$/u.test(words[i]!) ? undefined : named(words[i]!);
-    if (pair ?? single) return (pair ?? single)!;
+    const pair = i > 0 ? `${words[i - 1]} ${words[i]}` : null;
+    if (pair && evidence.byName.places(pair) > 0) return pair;
+    if (!/^\d+$/u.test(words[i]!) && evidence.byName.places(words[i]!) > 0) return words[i]!;
   }
   return null;
 }
 
 /**
  * Why a sentence fails against the evidence, or null when it holds: every id it cites exists, every number it
- * states matches a value shown (within the rounding written), of the quantity it names when it names one (in the
- * items of the evidence it names when they hold it), and a severity it claims is no higher than the findings it cites or,
- * citing none, than `allowed`.
+ * states matches a value shown (within the rounding written), of the field it names when it names one, and, in
+ * a sentence that names items of the evidence (`anchorsIn`: findings, rule ids, series, tensors, columns,
+ * checks, the recommendations of a finding), of that field in those items when they hold it ("for val/loss, min
+ * 0.39" fails where 0.39 is train/loss's min; any value of the field stands when they hold none); a severity it
+ * claims is no higher than the findings it cites or, citing none, than `allowed`.
  */
 export function checkSentence(text: string, evidence: GroundingEvidence, allowed: Severity): GroundingReason | null {
   const ids = citedIds(text);
   if (ids.some((id) => !evidence.ids.has(id))) return "unknown_id";
   // Digits inside cited ids are names, not quantities.
   const plain = ids.length ? ids.reduce((t, id) => t.split(id).join(" "), text) : text;
-  // The items the sentence names, looked for once and only when a number is stated for a named field.
+  // The items the sentence names: looked for once, and only for a field held in several places of the evidence.
   let anchors: string[] | undefined;
-  const anchorsOnce = () => (anchors ??= evidence.anchorsIn(text));
   for (const n of DIGIT.test(plain) ? statedNumbers(plain) : []) {
     if (!evidence.numbers.grounds(n)) return "number";
-    const quantity = namedQuantity(plain.slice(Math.max(0, n.index - 80), n.index), evidence, anchorsOnce);
-    if (quantity && !quantity.grounds(n)) return "number";
+    const field = namedField(plain.slice(Math.max(0, n.index - 80), n.index), evidence);
+    if (field === null) continue;
+    if (!evidence.byName.get(field)!.grounds(n)) return "number";
+    if (evidence.byName.places(field) < 2) continue;
+    anchors ??= evidence.anchorsIn(text);
+    const within = anchors.length ? evidence.byName.get(field, anchors) : undefined;
+    if (within && !within.grounds(n)) return "number";
   }
   const claimed = claimedSeverity(text);
   if (claimed) {

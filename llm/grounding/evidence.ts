@@ -9,7 +9,11 @@ export interface GroundingEvidence {
    * The numbers under each field name (lower case), nested ones included: what "std 0.02" may state; with
    * anchors (what `anchorsIn` found), only those inside the items they name (undefined when none holds the field).
    */
-  byName: { get(name: string, anchors?: readonly string[]): NumberSet | undefined };
+  byName: {
+    get(name: string, anchors?: readonly string[]): NumberSet | undefined;
+    /** In how many places of the evidence a field (lower case) is given: 0 when it is not a field name. */
+    places(name: string): number;
+  };
   /** The items of the evidence a text names (lower case): finding and rule ids, series, tensors, columns, checks. */
   anchorsIn(text: string): string[];
   /** Finding ids, detector rule ids and agent names the answer may cite. */
@@ -39,8 +43,10 @@ export function anchorNamesOf(o: Record<string, unknown>): string[] {
   return out;
 }
 
-// What may be a name in a sentence: a run of characters between spaces, brackets, quotes and list punctuation.
-const TOKEN = /[^\s,;()[\]{}"'«»“”‘’]+/gu;
+/** What ends a name in a sentence: white space, brackets, quotes and list punctuation. */
+const TOKEN_END = new Set([..." \t\n\r\u00a0\u202f,;()[]{}\"'«»“”‘’"].map((c) => c.charCodeAt(0)));
+/** Marks after the last word of a sentence or clause, which are not part of the name before them. */
+const CLOSING = new Set([...".:!?…"].map((c) => c.charCodeAt(0)));
 
 /**
  * Numbers by the field names they sit under, and by the items (anchors) that hold them, kept as ranges of the
@@ -76,15 +82,24 @@ class NamedNumbers {
   anchorsIn(text: string): string[] {
     const lower = text.toLowerCase();
     const out: string[] = [];
-    for (const m of lower.matchAll(TOKEN)) {
-      let token = m[0];
-      // A sentence's closing mark sticks to its last word; only then is a copy made.
-      if (this.anchors.has(token) || (/[.:!?…]$/u.test(token) && this.anchors.has((token = token.replace(/[.:!?…]+$/u, ""))))) {
-        if (!out.includes(token)) out.push(token);
+    let start = 0;
+    for (let i = 0; i <= lower.length; i++) {
+      if (i < lower.length && !TOKEN_END.has(lower.charCodeAt(i))) continue;
+      let end = i;
+      // A sentence's closing mark (or a colon) sticks to the last word.
+      while (end > start && CLOSING.has(lower.charCodeAt(end - 1))) end--;
+      if (end > start) {
+        const token = lower.slice(start, end);
+        if (this.anchors.has(token) && !out.includes(token)) out.push(token);
       }
+      start = i + 1;
     }
     for (const phrase of this.phrases) if (lower.includes(phrase)) out.push(phrase);
     return out;
+  }
+
+  places(name: string): number {
+    return (this.ranges.get(name)?.length ?? 0) / 2;
   }
 
   get(name: string, anchors?: readonly string[]): NumberSet | undefined {
@@ -144,7 +159,7 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
   const walk = (value: unknown): void => {
     if (typeof value === "number") numbers.push(value);
     else if (typeof value === "string") {
-      if (/\d/.test(value)) numbers.push(...evidenceValues(value));
+      if (/\d/.test(value)) evidenceValues(value, numbers);
     } else if (Array.isArray(value)) {
       numbers.push(value.length);
       for (const item of value) walk(item);

@@ -120,10 +120,9 @@ const EVIDENCE_NUMBER = /(\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?)(\s?%)?/gu;
  * The values a text of the evidence holds, read quickly: the evidence was written by our detectors and the
  * tools that made the artifacts, in English marks, so each number is read with point decimals and comma
  * thousands, plus the comma-decimal reading of a lone comma, and a percentage also as a fraction. More values
- * than meant only make the check a little more lenient.
+ * than meant only make the check a little more lenient. They are added to `out` (the walk's list, not a copy).
  */
-export function evidenceValues(text: string): number[] {
-  const out: number[] = [];
+export function evidenceValues(text: string, out: number[] = []): number[] {
   for (let m = EVIDENCE_NUMBER.exec(text); m; m = EVIDENCE_NUMBER.exec(text)) {
     const raw = m[1]!;
     const comma = raw.indexOf(",");

@@ -4,20 +4,56 @@ export interface Sentence {
   after: string;
 }
 
-// A sentence ends at . ! ? … followed by white space (not the point of 0.82 or training.overfitting), at a
-// full-width stop (Chinese, Japanese) or at a line break.
-const BOUNDARY = /((?<=[.!?…])\s+|(?<=[。！？])\s*|\s*\n\s*)/u;
+/** White space as the \s of a regular expression: tabs and line ends, spaces, no-break and typographic spaces. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
 
-/** The sentences of a text, each with the separator after it. */
+/** . ! ? … end a sentence when white space follows (not the point of 0.82 or training.overfitting). */
+const isStop = (c: number) => c === 46 || c === 33 || c === 63 || c === 0x2026;
+/** Full-width stops (Chinese, Japanese) end one with or without white space. */
+const isFullStop = (c: number) => c === 0x3002 || c === 0xff01 || c === 0xff1f;
+
+function skipSpaces(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * The sentences of a text, each with the separator after it: a sentence ends at . ! ? … followed by white space,
+ * at a full-width stop or at a line break (the white space around it is the separator). One pass over the
+ * characters: the regular expression with look-behinds this replaces was a fifth of the sentence checks' time.
+ */
 export function splitSentences(text: string): Sentence[] {
-  const parts = text.split(BOUNDARY);
   const out: Sentence[] = [];
-  for (let i = 0; i < parts.length; i += 2) {
-    const t = parts[i] ?? "";
-    const after = parts[i + 1] ?? "";
+  const push = (t: string, after: string) => {
     if (t) out.push({ text: t, after });
     else if (out.length) out[out.length - 1]!.after += after;
+  };
+  let start = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    let end = -1;
+    let next = -1;
+    if ((isStop(c) && i + 1 < text.length && isSpace(text.charCodeAt(i + 1))) || isFullStop(c)) {
+      end = i + 1;
+      next = skipSpaces(text, end);
+    } else if (c === 10) {
+      // The white space before a line break belongs to the separator too.
+      end = i;
+      while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+      next = skipSpaces(text, i + 1);
+    }
+    if (end < 0) {
+      i++;
+      continue;
+    }
+    push(text.slice(start, end), text.slice(end, next));
+    start = i = next;
   }
+  if (start < text.length) push(text.slice(start), "");
   return out;
 }
 
