@@ -34,53 +34,23 @@ function resetMoments(m: BlockMoments): void {
   m.negInf = 0;
 }
 
+/** Where `fastMomentsF32` puts the one unit maximum it does not need. */
+const NO_UNITS = new Float64Array(1);
+
 /**
  * Float32 fast path: four independent lanes and no finiteness test per element. A NaN or ±Inf poisons the
  * sums, so a non-finite result sends the block to `carefulMoments`. Values are shifted by the first element so
- * the variance stays precise when |mean| ≫ std. Returns false when the block needs the careful pass.
+ * the variance stays precise when |mean| ≫ std. Returns false when the block needs the careful pass. The same
+ * loop as `fastMomentsF32Units`, over one unit as long as the block.
  */
 export function fastMomentsF32(a: Float32Array, from: number, to: number, out: BlockMoments): boolean {
-  const len = to - from;
-  const shift = a[from] ?? 0;
-  let s0 = 0, s1 = 0, q0 = 0, q1 = 0;
-  let lo = Infinity, hi = -Infinity;
-  let zeros = 0;
-  let i = from;
-  for (; i + 3 < to; i += 4) {
-    const x = a[i]!, y = a[i + 1]!, z = a[i + 2]!, w = a[i + 3]!;
-    if (x === 0 || y === 0 || z === 0 || w === 0) zeros += (x === 0 ? 1 : 0) + (y === 0 ? 1 : 0) + (z === 0 ? 1 : 0) + (w === 0 ? 1 : 0);
-    // Each value against the running extremes: rarely true, so the branches predict well. (A pairwise x < y ? x : y
-    // first compiles to a branch that random data mispredicts half the time: 4x slower, measured.)
-    if (x < lo) lo = x;
-    if (x > hi) hi = x;
-    if (y < lo) lo = y;
-    if (y > hi) hi = y;
-    if (z < lo) lo = z;
-    if (z > hi) hi = z;
-    if (w < lo) lo = w;
-    if (w > hi) hi = w;
-    const dx = x - shift, dy = y - shift, dz = z - shift, dw = w - shift;
-    s0 += dx + dz;
-    q0 += dx * dx + dz * dz;
-    s1 += dy + dw;
-    q1 += dy * dy + dw * dw;
-  }
-  for (; i < to; i++) {
-    const x = a[i]!;
-    if (x === 0) zeros++;
-    if (x < lo) lo = x;
-    if (x > hi) hi = x;
-    const d = x - shift;
-    s0 += d;
-    q0 += d * d;
-  }
-  return finishMoments(out, len, shift, s0 + s1, q0 + q1, lo, hi, zeros);
+  return fastMomentsF32Units(a, from, to, out, 0, to - from, NO_UNITS);
 }
 
 /**
  * `fastMomentsF32` that also takes each output unit's largest |value| in the same pass (into `unitMax`, as
- * `unitMaxAbs` would; `first` is the tensor index of a[from]). Needs `first` and `unitSize` to be multiples of 4,
- * so no group of four straddles two units and the sums are formed exactly as in `fastMomentsF32` (same results).
+ * `unitMaxAbs` would; `first` is the tensor index of a[from]). Needs `first` and `unitSize` to be multiples of 4
+ * (or a single unit from `from` to `to`), so no group of four straddles two units and the sums are formed exactly as in `fastMomentsF32` (same results).
  * Returns false when the block needs the careful pass; the unit maxima written so far are then lower bounds of
  * the true ones, which `unitMaxAbs` completes.
  */
