@@ -8,12 +8,16 @@ const tooManyPoints = () => new Error(`more than ${MAX_POINTS.toLocaleString("en
 
 /** Growable columns of one series, in arrival order. */
 class PointColumns {
-  steps = new Float64Array(16);
-  values = new Float64Array(16);
-  epochs: Float64Array | null = null;
-  stamps: Float64Array | null = null;
+  /**
+   * Null while every point's step is its position (`{name: number[]}`, index = step): the series then shares
+   * one 0…n−1 array with the others of its length instead of writing its own.
+   */
+  private steps: Float64Array | null = null;
+  private values = new Float64Array(16);
+  private epochs: Float64Array | null = null;
+  private stamps: Float64Array | null = null;
   length = 0;
-  /** False while every point came through `pushIndexed` in ascending runs: no ordering pass needed. */
+  /** False while the steps are known to ascend (positions, or `pushIndexed` runs in order): no ordering pass. */
   private mayBeUnordered = false;
   readonly sources = new Set<string>();
 
@@ -24,13 +28,15 @@ class PointColumns {
 
   push(step: number, value: number, epoch: number, stamp: number): void {
     if (this.budget.left-- <= 0) throw tooManyPoints();
-    this.mayBeUnordered = true;
-    if (this.length === this.steps.length) this.grow();
+    if (this.length === this.values.length) this.grow();
     const i = this.length++;
-    this.steps[i] = step;
+    if (this.steps || step !== i) {
+      this.explicitSteps()[i] = step;
+      this.mayBeUnordered = true;
+    }
     this.values[i] = value;
-    if (!Number.isNaN(epoch)) (this.epochs ??= new Float64Array(this.steps.length).fill(Number.NaN))[i] = epoch;
-    if (!Number.isNaN(stamp)) (this.stamps ??= new Float64Array(this.steps.length).fill(Number.NaN))[i] = stamp;
+    if (!Number.isNaN(epoch)) (this.epochs ??= new Float64Array(this.values.length).fill(Number.NaN))[i] = epoch;
+    if (!Number.isNaN(stamp)) (this.stamps ??= new Float64Array(this.values.length).fill(Number.NaN))[i] = stamp;
   }
 
   /**
@@ -39,14 +45,15 @@ class PointColumns {
    */
   pushIndexed(raw: readonly unknown[], from: number): number {
     this.reserve(raw.length - from);
-    const { steps, values } = this;
-    if (this.length > 0 && steps[this.length - 1]! >= from) this.mayBeUnordered = true;
+    const steps = this.steps || from !== this.length ? this.explicitSteps() : null;
+    if (steps && this.length > 0 && steps[this.length - 1]! >= from) this.mayBeUnordered = true;
+    const { values } = this;
     let i = from;
     let j = this.length;
     for (; i < raw.length; i++, j++) {
       const v = raw[i];
       if (typeof v !== "number") break;
-      steps[j] = i;
+      if (steps) steps[j] = i;
       values[j] = v;
     }
     this.budget.left -= i - from;
@@ -56,13 +63,22 @@ class PointColumns {
     return i;
   }
 
+  /** The steps written out (positions so far), once a point's step is not its position. */
+  private explicitSteps(): Float64Array {
+    if (!this.steps) {
+      this.steps = new Float64Array(this.values.length);
+      for (let i = 0; i < this.length; i++) this.steps[i] = i;
+    }
+    return this.steps;
+  }
+
   /** Makes room for `extra` more points at once (known array lengths), avoiding repeated doubling. */
   reserve(extra: number): void {
-    if (this.length + extra > this.steps.length) this.grow(this.length + extra);
+    if (this.length + extra > this.values.length) this.grow(this.length + extra);
   }
 
   private grow(min = 0): void {
-    const size = Math.max(this.steps.length * 2, min);
+    const size = Math.max(this.values.length * 2, min);
     const widen = (a: Float64Array, fill: number) => {
       const b = new Float64Array(size);
       // A new Float64Array is zeros already: filling a 10^6-point column with 0 again is a wasted pass.
@@ -70,7 +86,7 @@ class PointColumns {
       b.set(a);
       return b;
     };
-    this.steps = widen(this.steps, 0);
+    if (this.steps) this.steps = widen(this.steps, 0);
     this.values = widen(this.values, 0);
     if (this.epochs) this.epochs = widen(this.epochs, Number.NaN);
     if (this.stamps) this.stamps = widen(this.stamps, Number.NaN);
@@ -78,18 +94,19 @@ class PointColumns {
 
   /**
    * The series ordered by (step, timestamp, arrival); already-ordered input is not copied twice, and a column
-   * filled to its reserved size (known array lengths) is handed over as it is.
+   * filled to its reserved size (known array lengths) is handed over as it is. `positions(n)` is the shared
+   * 0…n−1 steps array.
    */
-  finish(): MetricSeries {
+  finish(positions: (n: number) => Float64Array): MetricSeries {
     const n = this.length;
-    const steps = this.steps.subarray(0, n);
+    const steps = this.steps?.subarray(0, n) ?? positions(n);
     const stamps = this.stamps?.subarray(0, n) ?? null;
     const order = !this.mayBeUnordered || isOrdered(steps, stamps) ? null : sortOrder(steps, stamps);
     const take = (a: Float64Array) => (order ? Float64Array.from(order, (i) => a[i]!) : a.length === n ? a : a.slice(0, n));
     return {
       ...this.name,
       sources: [...this.sources].sort(),
-      steps: take(this.steps),
+      steps: this.steps ? take(this.steps) : steps,
       values: take(this.values),
       epochs: this.epochs ? take(this.epochs) : null,
     };
@@ -145,8 +162,18 @@ export class SeriesBuilder {
 
   finish(): Map<string, MetricSeries> {
     const out = new Map<string, MetricSeries>();
+    const shared = new Map<number, Float64Array>();
+    const positions = (n: number) => {
+      let steps = shared.get(n);
+      if (!steps) {
+        steps = new Float64Array(n);
+        for (let i = 0; i < n; i++) steps[i] = i;
+        shared.set(n, steps);
+      }
+      return steps;
+    };
     for (const [name, cols] of [...this.byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      if (cols.length > 0) out.set(name, cols.finish());
+      if (cols.length > 0) out.set(name, cols.finish(positions));
     }
     return out;
   }
