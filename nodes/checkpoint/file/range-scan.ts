@@ -23,19 +23,30 @@ export interface RangeScanJob {
 
 /**
  * Reads the slices of one piece with a file handle of its own, in bounded chunks (two chunk buffers), and gives
- * each slice's statistics in a mergeable form, in slice order. Runs on a worker thread (workers/tasks.ts); the
- * pool stops the thread when the scan is aborted, so no signal is checked here.
+ * each slice's statistics in a mergeable form, in slice order. A slice's accumulator exists only while its bytes
+ * are read, so a piece of many small tensors holds one code histogram at a time. Runs on a worker thread
+ * (workers/tasks.ts); the pool stops the thread when the scan is aborted, so no signal is checked here.
  */
 export async function scanTensorRanges(job: RangeScanJob): Promise<PartialTensorStats[]> {
   const fh = await open(job.path, "r");
   try {
-    const accumulators = job.slices.map((s) => new TensorStatsAccumulator(s.dtype, s.units, s.numel, s.first));
-    await readRegions(
-      fh,
-      job.slices.map((s, i) => ({ start: s.from, end: s.to, consume: (b: Uint8Array) => accumulators[i]!.push(b) })),
-      { chunkBytes: job.chunkBytes },
-    );
-    return accumulators.map((a) => a.partial());
+    const parts: PartialTensorStats[] = [];
+    const regions = job.slices.map((s, i) => {
+      let acc: TensorStatsAccumulator | null = null;
+      let left = s.to - s.from;
+      return {
+        start: s.from,
+        end: s.to,
+        consume: (bytes: Uint8Array) => {
+          acc ??= new TensorStatsAccumulator(s.dtype, s.units, s.numel, s.first);
+          acc.push(bytes);
+          left -= bytes.length;
+          if (left === 0) parts[i] = acc.partial();
+        },
+      };
+    });
+    await readRegions(fh, regions, { chunkBytes: job.chunkBytes });
+    return parts;
   } finally {
     await fh.close();
   }

@@ -99,8 +99,8 @@ export interface SplitScanOptions {
 
 /**
  * Scans the regions' data in `pieces` pieces on the splitter's threads and hands each slice's statistics to
- * `absorb` (with the slice: its region and bytes) in file order, whatever order the pieces finish in (float sums then round the same way on every run).
- * A failed piece stops the others; an abort rejects with the signal's reason.
+ * `absorb` (with the slice: its region and bytes) in file order, whatever order the pieces finish in, so float
+ * sums round the same way on every run. A failed piece stops the others; an abort rejects with the signal's reason.
  */
 export async function scanInPieces(
   path: string,

@@ -42,11 +42,28 @@ export interface PartialTensorStats {
   count: number;
   /** Moments of the finite values read through float views, with the NaN/Inf/zero counters of every element. */
   moments: BlockMoments;
-  /** Counts of each 8/16-bit float code (float64, exact), or null for other element types. */
-  codes: Float64Array | null;
+  /** The 8/16-bit float codes seen and how many times each (exact), or null for other element types. */
+  codes: { code: Uint32Array; count: Float64Array } | null;
   /** Largest |value| (magnitude code for 8/16-bit floats) of units `unitFrom`… that this part touched. */
   unitMax: Float64Array | null;
   unitFrom: number;
+}
+
+/**
+ * The codes that occur and their counts: what a small slice hands back is the size of what it saw (a handful of
+ * codes for a norm's weights), not 65 536 float64 counters.
+ */
+function sparseCounts(histogram: Float64Array): { code: Uint32Array; count: Float64Array } {
+  let seen = 0;
+  for (let c = 0; c < histogram.length; c++) if (histogram[c]! > 0) seen++;
+  const code = new Uint32Array(seen);
+  const count = new Float64Array(seen);
+  for (let c = 0, i = 0; c < histogram.length; c++) {
+    if (histogram[c]! === 0) continue;
+    code[i] = c;
+    count[i++] = histogram[c]!;
+  }
+  return { code, count };
 }
 
 /** Elements per block: statistics are merged per block (Chan et al. 1979), so memory stays bounded. */
@@ -272,7 +289,7 @@ export class TensorStatsAccumulator {
     const count = this.index - this.first;
     const unitFrom = this.unitMax && count > 0 ? Math.floor(this.first / this.unitSize) : 0;
     const unitTo = this.unitMax && count > 0 ? Math.floor((this.index - 1) / this.unitSize) + 1 : 0;
-    const codes = this.histogramTotal;
+    const codes = this.histogramTotal && sparseCounts(this.histogramTotal);
     this.histogram = null;
     this.histogramTotal = null;
     return {
@@ -288,9 +305,10 @@ export class TensorStatsAccumulator {
   absorb(part: PartialTensorStats): void {
     this.index += part.count;
     this.merge(part.moments);
-    if (part.codes) {
-      this.histogramTotal ??= new Float64Array(part.codes.length);
-      for (let c = 0; c < part.codes.length; c++) this.histogramTotal[c]! += part.codes[c]!;
+    if (part.codes && this.layout.kind === "codes") {
+      const total = (this.histogramTotal ??= new Float64Array(1 << this.layout.bits));
+      const { code, count } = part.codes;
+      for (let i = 0; i < code.length; i++) total[code[i]!]! += count[i]!;
     }
     if (part.unitMax && this.unitMax) {
       for (let u = 0; u < part.unitMax.length; u++) {
