@@ -49,6 +49,16 @@ describe("the production build", { timeout: 120_000 }, () => {
     expect(existsSync(join(root, outDir, "server", "main.ts"))).toBe(false);
   });
 
+  it("runs the server from one bundled file whose source map leads back to the TypeScript sources", () => {
+    const entry = readFileSync(join(root, outDir, "server", "main.js"), "utf8");
+    // Its packages are inside it: no import of LangChain, zod or express is left for Node to resolve file by file.
+    expect(entry).not.toMatch(/^import .* from "(@langchain\/|zod|express)/m);
+    expect(entry).toMatch(/^\/\/# sourceMappingURL=main\.js\.map$/m);
+    const map = JSON.parse(readFileSync(join(root, outDir, "server", "main.js.map"), "utf8")) as { sources: string[] };
+    const sources = map.sources.map((s) => join(root, outDir, "server", s));
+    for (const file of ["server/main.ts", "graph/build.ts", "nodes/training/node.ts"]) expect(sources).toContain(join(root, file));
+  });
+
   it("serves an analysis with citations from the copied knowledge corpus under plain node", async () => {
     const res = await fetch(`${url}/v1/analyse`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sample) });
     expect(res.status).toBe(200);
