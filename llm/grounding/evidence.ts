@@ -14,7 +14,7 @@ export interface GroundingEvidence {
     /** In how many places of the evidence a field (lower case) is given: 0 when it is not a field name. */
     places(name: string): number;
   };
-  /** The items of the evidence a text names (lower case): finding and rule ids, series, tensors, columns, checks. */
+  /** The items of the evidence a text names (as written): finding and rule ids, series, tensors, columns, checks. */
   anchorsIn(text: string): string[];
   /** Finding ids, detector rule ids and agent names the answer may cite. */
   ids: ReadonlySet<string>;
@@ -31,6 +31,7 @@ export interface GroundingEvidence {
  */
 export const ANCHOR_KEYS = ["id", "rule_id", "name", "check", "column", "metric", "tensor", "feature"] as const;
 const ANCHOR_LISTS = ["finding_ids"] as const;
+const IS_ANCHOR_KEY = new Set<string>([...ANCHOR_KEYS, ...ANCHOR_LISTS]);
 
 /** The names of one object of the evidence (ANCHOR_KEYS' values, finding_ids' items), as written. */
 export function anchorNamesOf(o: Record<string, unknown>): string[] {
@@ -68,33 +69,44 @@ class NamedNumbers {
 
   /** Anchors of several words ("canned goods"), which no token is: looked for in the whole text. */
   private readonly phrases = new Set<string>();
+  /** Anchors as the walk found them, (name, start, end) in turn: indexed at the first sentence that needs them. */
+  private pending: Array<string | number> | null = [];
 
   addAnchor(name: string, start: number, end: number): void {
-    const key = name.toLowerCase();
-    if (start < end && /\s/u.test(key)) this.phrases.add(key);
-    pushRange(this.anchors, key, start, end);
+    if (start < end) this.pending!.push(name, start, end);
+  }
+
+  private indexAnchors(): void {
+    const pending = this.pending ?? [];
+    for (let i = 0; i < pending.length; i += 3) {
+      const name = pending[i] as string;
+      if (/\s/u.test(name)) this.phrases.add(name);
+      pushRange(this.anchors, name, pending[i + 1] as number, pending[i + 2] as number);
+    }
+    this.pending = null;
   }
 
   /**
-   * The anchors a text names: its tokens (a closing point, colon or exclamation mark left out) that name an item.
-   * Items without a number are not anchors, so naming one binds nothing.
+   * The anchors a text names: its tokens (a closing point, colon or exclamation mark left out) that name an item,
+   * as written. Items without a number are not anchors, so naming one binds nothing.
    */
   anchorsIn(text: string): string[] {
-    const lower = text.toLowerCase();
+    if (this.pending) this.indexAnchors();
+    // Names as given: the prompt asks the model to keep ids, metric and column names exactly as written.
     const out: string[] = [];
     let start = 0;
-    for (let i = 0; i <= lower.length; i++) {
-      if (i < lower.length && !TOKEN_END.has(lower.charCodeAt(i))) continue;
+    for (let i = 0; i <= text.length; i++) {
+      if (i < text.length && !TOKEN_END.has(text.charCodeAt(i))) continue;
       let end = i;
       // A sentence's closing mark (or a colon) sticks to the last word.
-      while (end > start && CLOSING.has(lower.charCodeAt(end - 1))) end--;
+      while (end > start && CLOSING.has(text.charCodeAt(end - 1))) end--;
       if (end > start) {
-        const token = lower.slice(start, end);
+        const token = text.slice(start, end);
         if (this.anchors.has(token) && !out.includes(token)) out.push(token);
       }
       start = i + 1;
     }
-    for (const phrase of this.phrases) if (lower.includes(phrase)) out.push(phrase);
+    for (const phrase of this.phrases) if (text.includes(phrase)) out.push(phrase);
     return out;
   }
 
@@ -179,12 +191,16 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
       }
       if (Array.isArray(o.finding_ids)) for (const id of o.finding_ids) if (typeof id === "string") ids.add(id);
       const first = numbers.length;
+      // Most objects name nothing: their names are read only when one of their keys is an anchor key.
+      let named = false;
       for (const key in o) {
+        const v = o[key];
         const start = numbers.length;
-        walk(o[key]);
+        walk(v);
         byName.addRange(key.toLowerCase(), start, numbers.length);
+        if (IS_ANCHOR_KEY.has(key)) named = true;
       }
-      for (const name of anchorNamesOf(o)) byName.addAnchor(name, first, numbers.length);
+      if (named) for (const name of anchorNamesOf(o)) byName.addAnchor(name, first, numbers.length);
     }
   };
   for (const value of shown) walk(value);

@@ -22,6 +22,10 @@ const MIN_SHARE = 1 / 8;
 /** ... and this many times those of any other listed language. */
 const DOMINANCE = 3;
 
+/** Each function word and the languages it belongs to: one lookup per word of the prose. */
+const LANGUAGES_OF = new Map<string, string[]>();
+for (const [code, words] of Object.entries(FUNCTION_WORDS)) for (const w of words) LANGUAGES_OF.set(w, [...(LANGUAGES_OF.get(w) ?? []), code]);
+
 const WORD = /\p{L}+/gu;
 /** A letter of another script than Latin: the function words cannot speak for such prose (Japanese with English in it). */
 const NOT_LATIN = /(?![\p{Script=Latin}])\p{L}/u;
@@ -37,7 +41,8 @@ export function clearlyIn(prose: string, language: string): boolean {
   let words = 0;
   for (const m of prose.toLowerCase().matchAll(WORD)) {
     words++;
-    for (const code in FUNCTION_WORDS) if (FUNCTION_WORDS[code]!.has(m[0])) hits[code] = (hits[code] ?? 0) + 1;
+    const codes = LANGUAGES_OF.get(m[0]);
+    if (codes) for (const code of codes) hits[code] = (hits[code] ?? 0) + 1;
   }
   const mine = hits[language] ?? 0;
   if (mine < MIN_FUNCTION_WORDS || mine < words * MIN_SHARE) return false;
