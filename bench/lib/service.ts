@@ -93,7 +93,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const port = await freePort();
   const logFile = join(OUT_DIR, `${options.name}.log`);
   const command = options.launcher === "tsx" ? TSX : process.execPath;
-  const args = [options.entry ?? "dist/server/main.js", ...(options.portArgument ? [String(port)] : []), ...(options.args ?? [])];
+  // Plain node runs with source maps on, as `npm start` does (their maps are read at load).
+  const nodeFlags = options.launcher === "tsx" ? [] : ["--enable-source-maps"];
+  const args = [...nodeFlags, options.entry ?? "dist/server/main.js", ...(options.portArgument ? [String(port)] : []), ...(options.args ?? [])];
   const started = performance.now();
   const tracked = spawnTracked(command, args, {
     cwd: ROOT,
