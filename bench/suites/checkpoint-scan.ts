@@ -11,8 +11,9 @@ import type { ScanRun } from "../workers/checkpoint-scan.js";
 
 const GB = 1e9;
 const MB = 1024 ** 2;
-const TARGET_GBPS = 1;
-/** Issue 7: peak RSS grows by no more than 256 MB whatever the file size. */
+/** Issue 18: the scan split across both cores' worker threads. */
+const TARGET_GBPS = 2;
+/** Issues 7 and 18: peak RSS grows by no more than 256 MB whatever the file size. */
 const MAX_RSS_GROWTH = 256 * MB;
 
 interface NumpyRun {
@@ -72,11 +73,12 @@ export async function benchCheckpointScan(profile: BenchProfile): Promise<BenchR
       ratio: ratioOf(gbps, numpyGbps),
       target: `≥ ${TARGET_GBPS} GB/s; peak RSS growth ≤ 256 MB`,
       met: gbps >= TARGET_GBPS && growth <= MAX_RSS_GROWTH && complete,
-      description: `throughput of the service's checkpoint scanner (per-tensor NaN/Inf/zero counts, min, max, mean, std, L2, dead units) over a generated ${round(generated.bytes / GB)} GB safetensors file of ${generated.tensors} tensors (F32, BF16, F16), median of ${profile.checkpointScans}`,
+      description: `throughput of the service's checkpoint scanner, split across the worker pool as the checkpoint node runs it (per-tensor NaN/Inf/zero counts, min, max, mean, std, L2, dead units) over a generated ${round(generated.bytes / GB)} GB safetensors file of ${generated.tensors} tensors (F32, BF16, F16), median of ${profile.checkpointScans}`,
       baselineDescription: "numpy computing the same statistics over a memory map (bench/python/numpy_scan.py, float64 accumulation, chunked)",
       note: notes.join(" "),
       rows: [
         { metric: "scan throughput", value: gbps, unit: "GB/s", baseline: numpyGbps, ratio: ratioOf(gbps, numpyGbps), target: `≥ ${TARGET_GBPS} GB/s`, met: gbps >= TARGET_GBPS },
+        { metric: "scan throughput, one thread (not split)", value: generated.bytes / GB / (ours.inlineMs / 1000), unit: "GB/s", baseline: numpyGbps, ratio: ratioOf(generated.bytes / GB / (ours.inlineMs / 1000), numpyGbps) },
         ...Object.entries(ours.gbpsByDtype).map(([dtype, v]) => ({ metric: `scan throughput, ${dtype} tensors only`, value: v, unit: "GB/s" })),
         { metric: "scan time", value: median(ours.scanMs), unit: "ms", baseline: typeof numpy === "string" ? null : median(numpy.map((r) => r.seconds * 1000)) },
         { metric: "peak RSS", value: ours.peakRssBytes / MB, unit: "MB", baseline: numpyRss === null ? null : numpyRss / MB, ratio: ratioOf(ours.peakRssBytes, numpyRss) },

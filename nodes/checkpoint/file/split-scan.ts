@@ -30,7 +30,7 @@ export interface ScanSplitter {
 
 /**
  * Below this many bytes of tensor data a file is read on the calling thread: handing pieces to warm worker
- * threads costs about as much as the reading saves (measured in docs/performance.md, "Checkpoint scans").
+ * threads costs about as much as a second core saves (docs/checkpoints.md, "Tensor statistics on every core").
  */
 export const SPLIT_MIN_BYTES = 32 << 20;
 /**
