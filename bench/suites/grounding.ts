@@ -68,7 +68,9 @@ async function repeat(n: number, fn: () => unknown): Promise<number[]> {
 
 /**
  * grounding: the grounding pass's time per analysis (every agent's answer of a sample request, answered by a fake
- * model quoting 12 numbers per answer, 10 % of them changed), next to the same request's offline analysis time.
+ * model quoting 12 numbers per answer, each naming the item it belongs to, 10 % of them changed), next to the
+ * same request's offline analysis time. Each pass builds every prompt's evidence anew, as for a new request (the
+ * port's EvidenceCache only spares a prompt seen before).
  */
 export async function benchGrounding(profile: BenchProfile): Promise<BenchResult> {
   const repeats = profile.mode === "full" ? 21 : 5;

@@ -72,6 +72,9 @@ describe("checkSentence", () => {
     expect(checkSentence("Le shape de conv1.weight vaut 64.", items, "info")).toBeNull();
     expect(checkSentence("For dataset.missing_values, priority 2 applies.", items, "info")).toBe("number");
     expect(checkSentence("For dataset.missing_values, priority 1 applies.", items, "info")).toBeNull();
+    // Explanation across items stays: a value of any item named, in the language's format.
+    expect(checkSentence("Pour val/loss, le min vaut 0,41 ; pour cross.leak, observed 2 048.", items, "info")).toBeNull();
+    expect(checkSentence("For val/loss and cross.leak, observed 2,048 values.", items, "info")).toBeNull();
     // Naming no item, any value of the field stands; a rule joined from others may be cited whole or in parts.
     expect(checkSentence("The min stands at 0.386.", items, "info")).toBeNull();
     expect(checkSentence("CK-02 observed 2,048 values (XA-11<CK-02).", items, "info")).toBeNull();
