@@ -48,20 +48,25 @@ export async function estimateDistinct(engine: Engine, table: string, column: st
   return raw <= 2.5 * HLL_REGISTERS && empty > 0 ? HLL_REGISTERS * Math.log(HLL_REGISTERS / empty) : raw;
 }
 
-/** DuckDB's approx_count_distinct (cheap, in the main scan, but ±16 % here) only routes: far above the bound, estimate. */
-const ROUTING_MARGIN = 2;
+/**
+ * Below this share of distinct values among a sample of the column's values, the column repeats its values enough
+ * that it is counted exactly without estimating first (a 150 000-value column shows about 0.73 in 100 000 rows,
+ * a 50 000-value one about 0.43). Above it, the estimate decides, so the share only saves the estimate's pass.
+ */
+const ESTIMATE_FIRST_SHARE = 0.5;
 
 /**
- * Distinct count and top value of one column: exact (one hash aggregate) when the column cannot hold or, by
- * DuckDB's rough estimate `approx`, does not hold far more than UNIQUE_EXACT_BOUND values; otherwise our
- * HyperLogLog estimate, and as top the candidate of DuckDB's approx_top_k with its exact frequency. Ties for top
- * go to the smallest value, so the answer is deterministic.
+ * Distinct count and top value of one column: exact (one hash aggregate) when the column cannot hold more than
+ * UNIQUE_EXACT_BOUND values, or repeats its values in a sample (`sampledShare`, the share of distinct values among
+ * sampled ones), or our HyperLogLog estimate says it holds at most that many; otherwise the estimate, and as top
+ * the candidate of DuckDB's approx_top_k with its exact frequency. Ties for top go to the smallest value, so the
+ * answer is deterministic. A column whose sample repeats but that holds more values overall is counted exactly.
  */
-export async function summarizeDistinct(engine: Engine, table: string, column: string, nonMissing: number, approx: number): Promise<DistinctSummary> {
+export async function summarizeDistinct(engine: Engine, table: string, column: string, nonMissing: number, sampledShare: number): Promise<DistinctSummary> {
   if (nonMissing === 0) return { unique: 0, estimated: false, top: null, topFrequency: null };
   const c = ident(column);
   const t = ident(table);
-  const estimate = nonMissing <= UNIQUE_EXACT_BOUND || approx <= ROUTING_MARGIN * UNIQUE_EXACT_BOUND ? 0 : await estimateDistinct(engine, table, column);
+  const estimate = nonMissing <= UNIQUE_EXACT_BOUND || sampledShare < ESTIMATE_FIRST_SHARE ? 0 : await estimateDistinct(engine, table, column);
   if (estimate <= UNIQUE_EXACT_BOUND) {
     const [row] = await engine.rows(
       `SELECT v::VARCHAR AS top, n, count(*) OVER () AS unique FROM (SELECT ${c} AS v, count(*) AS n FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c}) ORDER BY n DESC, v ASC LIMIT 1`,

@@ -20,6 +20,8 @@ export const ColumnStatisticsSchema = z.object({
   p25: z.number().nullable(),
   p50: z.number().nullable(),
   p75: z.number().nullable(),
+  /** Quartiles estimated from a sample (near-unique columns above QUANTILE_EXACT_BOUND values, no test file). */
+  quartiles_estimated: z.literal(true).optional(),
   top: z.string().nullable(),
   top_frequency: z.number().int().nonnegative().nullable(),
   /** ±Infinity values of a floating-point column (NaN counts as missing, as pandas reads it). */

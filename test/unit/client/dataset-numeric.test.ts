@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { psi } from "../../../client/dataset/drift.js";
 import { type Engine, openEngine } from "../../../client/dataset/engine.js";
-import { numericProfile } from "../../../client/dataset/numeric.js";
+import { numericProfile, QUANTILE_ESTIMATE_RANK_ERROR, QUANTILE_EXACT_BOUND } from "../../../client/dataset/numeric.js";
 
 let engine: Engine;
 beforeAll(async () => {
@@ -21,5 +21,21 @@ describe.each([true, false])("numeric profile (grouped: %s)", (grouped) => {
     expect(p.quartiles).toEqual([0, 0, 0.25]);
     if (grouped) expect(p.distinct).toEqual({ unique: 2, top: "0", topFrequency: 3 });
     else expect(p.distinct).toBeNull();
+  });
+});
+
+describe("quartiles of a near-unique column above the exact bound", () => {
+  it("are estimated from a sample within the documented rank error when nothing needs the column sorted, and exact with a test file", async () => {
+    const n = QUANTILE_EXACT_BOUND + 500_000;
+    // A permutation of 0 … n−1 (n is not a multiple of 7919's factors), so the exact q-quantile is q·(n − 1).
+    await engine.run(`CREATE OR REPLACE TABLE big AS SELECT (x * 7919) % ${n} AS v FROM range(${n}) t(x)`);
+    await engine.run("CREATE OR REPLACE TABLE small AS SELECT * FROM (VALUES (0), (1)) t(v)");
+    const alone = await numericProfile(engine, "v", { table: "big", count: n }, null, psi, false);
+    expect(alone.quartilesEstimated).toBe(true);
+    [0.25, 0.5, 0.75].forEach((q, i) => expect(Math.abs(alone.quartiles[i]! / (n - 1) - q)).toBeLessThanOrEqual(QUANTILE_ESTIMATE_RANK_ERROR));
+    expect(await numericProfile(engine, "v", { table: "big", count: n }, null, psi, false)).toEqual(alone);
+    const paired = await numericProfile(engine, "v", { table: "big", count: n }, { table: "small", count: 2 }, psi, false);
+    expect(paired.quartilesEstimated).toBe(false);
+    expect(paired.quartiles).toEqual([0.25, 0.5, 0.75].map((q) => q * (n - 1)));
   });
 });
