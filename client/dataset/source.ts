@@ -151,22 +151,26 @@ async function firstLine(src: DataSource): Promise<string> {
   }
 }
 
-/** JSON Lines values of more than one type land in a JSON-typed column: name the first line that differs. */
+/**
+ * JSON Lines values of more than one type land in a JSON-typed column: name the first line that differs. A column
+ * of nulls only is JSON-typed too, and is no mixture: it is summarized as a column with every value missing.
+ */
 async function checkJsonTypes(engine: Engine, src: DataSource, columns: LoadedTable["columns"]): Promise<void> {
-  const mixed = columns.find((c) => c.type === "JSON");
-  if (!mixed) return;
-  const col = ident(mixed.name);
-  const rows = await engine.rows(
-    `WITH t AS (SELECT row_number() OVER () AS line, json_type(${col}) AS kind FROM read_json(${literal(src.path)}, format='newline_delimited') WHERE ${col} IS NOT NULL AND json_type(${col}) <> 'NULL')
-     SELECT line, kind, first_value(kind) OVER (ORDER BY line) AS first FROM t QUALIFY kind <> first ORDER BY line LIMIT 1`,
-  );
-  const where = rows[0];
-  const line = typeof where?.line === "number" ? where.line : undefined;
-  throw new DatasetError(
-    "MIXED_TYPES",
-    `${src.path}: column "${mixed.name}" mixes value types${line ? ` (line ${line} holds ${jsonKind(where?.kind)}, earlier lines ${jsonKind(where?.first)})` : ""}; write one type per column`,
-    { file: src.path, column: mixed.name, ...(line ? { line } : {}) },
-  );
+  for (const json of columns.filter((c) => c.type === "JSON")) {
+    const col = ident(json.name);
+    const rows = await engine.rows(
+      `WITH t AS (SELECT row_number() OVER () AS line, json_type(${col}) AS kind FROM read_json(${literal(src.path)}, format='newline_delimited') WHERE ${col} IS NOT NULL AND json_type(${col}) <> 'NULL')
+       SELECT line, kind, first_value(kind) OVER (ORDER BY line) AS first FROM t QUALIFY kind <> first ORDER BY line LIMIT 1`,
+    );
+    const where = rows[0];
+    if (!where) continue;
+    const line = typeof where.line === "number" ? where.line : undefined;
+    throw new DatasetError(
+      "MIXED_TYPES",
+      `${src.path}: column "${json.name}" mixes value types${line ? ` (line ${line} holds ${jsonKind(where.kind)}, earlier lines ${jsonKind(where.first)})` : ""}; write one type per column`,
+      { file: src.path, column: json.name, ...(line ? { line } : {}) },
+    );
+  }
 }
 
 /** json_type() names in words a person reads. */
