@@ -208,29 +208,23 @@ export function valueAt(c: Pick<Curve, "steps" | "values">, step: number): numbe
   return span > 0 ? values[lo]! + ((values[hi]! - values[lo]!) * (step - steps[lo]!)) / span : values[hi]!;
 }
 
-/** Index of the first step > `step` in an ascending series (the number of points at or before it). */
-export function countUpTo(steps: Float64Array, step: number): number {
+/** Points of an ascending series at steps < `step`, or ≤ `step` when `inclusive` (binary search). */
+function countSteps(steps: Float64Array, step: number, inclusive: boolean): number {
   let lo = 0;
   let hi = steps.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (steps[mid]! <= step) lo = mid + 1;
+    if (steps[mid]! < step || (inclusive && steps[mid] === step)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
+/** Index of the first step > `step` in an ascending series (the number of points at or before it). */
+export const countUpTo = (steps: Float64Array, step: number) => countSteps(steps, step, true);
+
 /** Index of the first step ≥ `step` in an ascending series (the number of points before it). */
-export function countBefore(steps: Float64Array, step: number): number {
-  let lo = 0;
-  let hi = steps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (steps[mid]! < step) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+export const countBefore = (steps: Float64Array, step: number) => countSteps(steps, step, false);
 
 /** First and last logged step over every series: the run's extent. */
 export function runExtent(run: TrainingRun): { first: number; last: number } {
