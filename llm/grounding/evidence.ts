@@ -197,7 +197,8 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
         const v = o[key];
         const start = numbers.length;
         walk(v);
-        byName.addRange(key.toLowerCase(), start, numbers.length);
+        // Most keys hold text without a number (titles, descriptions): nothing to record, not even the name.
+        if (numbers.length > start) byName.addRange(key.toLowerCase(), start, numbers.length);
         if (IS_ANCHOR_KEY.has(key)) named = true;
       }
       if (named) for (const name of anchorNamesOf(o)) byName.addAnchor(name, first, numbers.length);
