@@ -45,6 +45,13 @@ export async function benchHistoryScaling(profile: BenchProfile): Promise<BenchR
       },
       { metric: `${sizeLabel(r.points)} points: of which analysis`, value: median(r.analysisMs), unit: "ms" },
       {
+        metric: `${sizeLabel(r.points)} points: parse + analysis, CPU`,
+        value: median(r.cpuMs),
+        unit: "ms",
+        baseline: median(r.jsonParseCpuMs),
+        ratio: ratioOf(median(r.cpuMs), median(r.jsonParseCpuMs)),
+      },
+      {
         metric: `${sizeLabel(r.points)} points: peak RSS`,
         value: r.peakRssBytes / MB,
         unit: "MB",
@@ -83,6 +90,8 @@ export async function benchHistoryScaling(profile: BenchProfile): Promise<BenchR
         parse_ms: r.parseMs,
         analysis_ms: r.analysisMs,
         json_parse_ms: r.jsonParseMs,
+        cpu_ms: r.cpuMs,
+        json_parse_cpu_ms: r.jsonParseCpuMs,
         total_ms_median: total[i],
         peak_rss_bytes: r.peakRssBytes,
         idle_rss_bytes: r.idleRssBytes,

@@ -18,6 +18,12 @@ export interface HistoryRun {
   analysisMs: number[];
   /** Baseline: native JSON.parse of the same text, per timed run. */
   jsonParseMs: number[];
+  /**
+   * CPU time of the process (every thread: the analysis runs on the worker pool) for parse + analysis and for the
+   * baseline, per timed run: steadier than wall time when the shared machine is loaded.
+   */
+  cpuMs: number[];
+  jsonParseCpuMs: number[];
   /** Peak RSS before the body existed (runtime loaded, warm) and after the timed analyses, bytes. */
   idleRssBytes: number;
   peakRssBytes: number;
@@ -26,6 +32,10 @@ export interface HistoryRun {
 }
 
 const peakRss = () => process.resourceUsage().maxRSS * 1024;
+const cpuSince = (start: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+};
 
 const [points, repeats, budgetMs] = process.argv.slice(2).map(Number) as [number, number, number];
 if (!(points > 0) || !(repeats > 0) || !(budgetMs > 0)) throw new Error("usage: history-analysis.ts <points> <repeats> <budget ms>");
@@ -45,6 +55,8 @@ const run: HistoryRun = {
   parseMs: [],
   analysisMs: [],
   jsonParseMs: [],
+  cpuMs: [],
+  jsonParseCpuMs: [],
   idleRssBytes,
   peakRssBytes: 0,
   errors: {},
@@ -52,19 +64,23 @@ const run: HistoryRun = {
 };
 const budgetStart = performance.now();
 for (let i = 0; i < repeats && (i === 0 || since(budgetStart) < budgetMs); i++) {
+  const cpu = process.cpuUsage();
   let started = performance.now();
   const body = parseJsonText(text);
   run.parseMs.push(since(started));
   started = performance.now();
   const response = await analyse(body);
   run.analysisMs.push(since(started));
+  run.cpuMs.push(cpuSince(cpu));
   run.errors = response.error_messages;
   run.findings = Object.values(response.agent_results).flatMap((r) => r.findings.map((f) => f.id));
 }
 run.peakRssBytes = peakRss();
 for (let i = 0; i < run.analysisMs.length; i++) {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   JSON.parse(text);
   run.jsonParseMs.push(since(started));
+  run.jsonParseCpuMs.push(cpuSince(cpu));
 }
 process.send!(run, () => process.exit(0));
