@@ -62,15 +62,16 @@ function setOwn(record: Record<string, unknown>, key: string, value: unknown): v
 }
 
 /**
- * Takes every long number array out of `value` as a column, leaving `value` as it was (the containers on the way
- * are copied: a request's tree is read again after an analysis is sent off). `size` estimates what the value
- * weighs, in bytes of its JSON text, so a caller can tell a small payload from a large one at no extra walk.
+ * Takes every long number array out of `value` as a column, leaving `value` as it was: only the containers on the
+ * way to a column are copied, the rest is shared (a request's tree is read again after an analysis is sent off).
+ * `size` estimates what the value weighs, in bytes of its JSON text, so a caller can tell a small payload from a
+ * large one at no extra walk.
  */
 export function packNumberColumns(value: unknown): PackedValue & { transfer: ArrayBuffer[]; size: number } {
   const columns: NumberColumn[] = [];
   const path: Array<string | number> = [];
   let size = 0;
-  /** The node with its columns replaced by null. */
+  /** The node with its columns replaced by null: the node itself when it holds none. */
   const visit = (node: unknown): unknown => {
     if (node === null || typeof node !== "object") {
       size += typeof node === "string" ? node.length + 2 : 8;
@@ -83,23 +84,26 @@ export function packNumberColumns(value: unknown): PackedValue & { transfer: Arr
         size += 8 * node.length;
         return null;
       }
-      const copy = new Array<unknown>(node.length);
+      let copy: unknown[] | null = null;
       for (let i = 0; i < node.length; i++) {
         path.push(i);
-        copy[i] = visit(node[i]);
+        const child = visit(node[i]);
         path.pop();
+        if (!Object.is(child, node[i])) (copy ??= node.slice())[i] = child;
       }
-      return copy;
+      return copy ?? node;
     }
     const record = node as Record<string, unknown>;
-    const copy: Record<string, unknown> = {};
+    let copy: Record<string, unknown> | null = null;
     for (const key of Object.keys(record)) {
       path.push(key);
       size += key.length + 4;
-      setOwn(copy, key, visit(record[key]));
+      const child = visit(record[key]);
       path.pop();
+      // A copy with the same own properties ("__proto__" included, as data).
+      if (!Object.is(child, record[key])) setOwn((copy ??= Object.defineProperties({}, Object.getOwnPropertyDescriptors(record))), key, child);
     }
-    return copy;
+    return copy ?? record;
   };
   const root = visit(value);
   const transfer = columns.flatMap((c) => (c.nulls ? [c.values.buffer as ArrayBuffer, c.nulls.buffer as ArrayBuffer] : [c.values.buffer as ArrayBuffer]));

@@ -18,6 +18,11 @@ describe("number columns", () => {
     const { value, columns, transfer, size } = packNumberColumns(tree);
     expect(tree).toEqual(copy);
     expect(tree.metrics.loss).toHaveLength(MIN_COLUMN_LENGTH + 3);
+    // Only the containers on the way to a column are copied; the rest is shared, not walked into a copy.
+    const packedTree = value as typeof tree;
+    expect(packedTree.rows[1]).toBe(tree.rows[1]);
+    expect(packedTree.metrics.short).toBe(tree.metrics.short);
+    expect(packedTree.metrics).not.toBe(tree.metrics);
     expect(columns.map((c) => c.path)).toEqual([["metrics", "loss"], ["metrics", "acc"], ["rows", 0]]);
     expect(transfer).toHaveLength(4);
     expect(size).toBeGreaterThan(3 * 8 * MIN_COLUMN_LENGTH);
