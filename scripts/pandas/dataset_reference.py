@@ -107,11 +107,11 @@ def reference(train, test, target=None, rank_error=0.0):
         "pandas": pd.__version__,
         "splits": {"train": len(train), **({"test": len(test)} if test is not None else {})},
         "columns": {c: column_stats(train[c], rank_error) for c in train.columns},
-        "duplicates": {"count": int(train.duplicated().sum()), "fraction": float(train.duplicated().mean()) if len(train) else 0.0},
     }
     if target is not None:
         counts = lambda df: {str(plain(k)): int(v) for k, v in df[target].value_counts().items()}
         out["class_distribution"] = {"train": counts(train), "test": counts(test)} if test is not None else counts(train)
+    out["duplicates"] = {"count": int(train.duplicated().sum()), "fraction": float(train.duplicated().mean()) if len(train) else 0.0}
     if test is not None:
         shared = [c for c in train.columns if c in test.columns]
         overlap = len(test[shared].merge(train[shared].drop_duplicates(), how="inner", on=shared))
