@@ -39,18 +39,60 @@ const DIGIT = /\d/u;
 const NAME_WINDOW_WORDS = 5;
 
 /**
+ * Words of an aggregation and the field of a series digest that holds it (llm/bound.ts, the training digest):
+ * "the final val/loss is 0.39" quotes `last`, "the lowest loss" `min`, in the languages the service checks.
+ */
+const AGGREGATION_FIELDS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    min: ["minimum", "lowest", "minimal", "minimale", "minimo", "mínimo", "mínima", "niedrigste", "niedrigster", "tiefste"],
+    max: ["maximum", "highest", "peak", "maximale", "maximo", "máximo", "máxima", "höchste", "höchster"],
+    last: ["final", "finale", "dernier", "dernière", "dernieres", "último", "última", "letzte", "letzter", "endwert"],
+    first: ["initial", "initiale", "premier", "première", "primer", "primera", "erste", "erster", "anfangswert"],
+    mean: ["average", "avg", "moyenne", "moyen", "media", "medio", "promedio", "mittelwert", "durchschnitt"],
+  }).flatMap(([field, words]) => words.map((w) => [w, field] as const)),
+);
+
+/**
  * The field a number is stated for: the nearest field name of the evidence among the few words before it (one
- * word such as val_loss or best_epoch, or two such as "canned goods"), or null when none is named. A value true
- * elsewhere in the evidence ("std 1" where 1 is a count) is still wrong for that quantity.
+ * word such as val_loss or best_epoch, or two such as "canned goods"; an aggregation word stands for its field),
+ * or null when none is named. A value true elsewhere in the evidence ("std 1" where 1 is a count) is still
+ * wrong for that quantity.
  */
 function namedField(before: string, evidence: GroundingEvidence): string | null {
   const words = before.toLowerCase().match(/[\p{L}\p{N}_]+/gu)?.slice(-NAME_WINDOW_WORDS) ?? [];
   for (let i = words.length - 1; i >= 0; i--) {
     const pair = i > 0 ? `${words[i - 1]} ${words[i]}` : null;
     if (pair && evidence.byName.places(pair) > 0) return pair;
-    if (!/^\d+$/u.test(words[i]!) && evidence.byName.places(words[i]!) > 0) return words[i]!;
+    const word = words[i]!;
+    if (!/^\d+$/u.test(word) && evidence.byName.places(word) > 0) return word;
+    const aggregate = AGGREGATION_FIELDS.get(word);
+    if (aggregate && evidence.byName.places(aggregate) > 0) return aggregate;
   }
   return null;
+}
+
+/**
+ * A position in a series the sentence puts its numbers at: "at step 7", "in epoch 12", "à l'étape 7", "en el
+ * paso 7", "bei Schritt 7" (a preposition of place: "after epoch 12" or "from step 3" does not say the value is
+ * the one at that step). The number is the position's.
+ */
+const POSITION =
+  /(?<!\p{L})(?:at|in|on|à|au|en|a|bei|im)\s+(?:the\s+|l['’]|la\s+|el\s+|der\s+|dem\s+)?(?:steps?|epochs?|iterations?|index|[ée]tapes?|[ée]poques?|it[ée]rations?|pasos?|[ée]pocas?|iteraci[oó]n|[ií]ndices?|schritt|epoche|iteration)\s+(\d+)(?![\p{N}]|[.,]\p{N})/giu;
+const POSITION_WORD = /step|epoch|iter|index|tape|poque|paso|poca|ndice|schritt/iu;
+
+/** The positions a sentence names, as [index of the position's digits, position]. */
+function positionsIn(text: string): Array<[index: number, position: number]> {
+  if (!POSITION_WORD.test(text)) return [];
+  const out: Array<[number, number]> = [];
+  for (const m of text.matchAll(POSITION)) out.push([m.index + m[0].length - m[1]!.length, Number(m[1])]);
+  return out;
+}
+
+/** The position nearest a number of the sentence (by characters), or null when it names none. */
+function nearestPosition(positions: ReadonlyArray<[number, number]>, index: number): number | null {
+  let best: [number, number] | null = null;
+  for (const p of positions) if (!best || Math.abs(p[0] - index) < Math.abs(best[0] - index)) best = p;
+  return best ? best[1] : null;
 }
 
 /**
@@ -58,8 +100,10 @@ function namedField(before: string, evidence: GroundingEvidence): string | null 
  * states matches a value shown (within the rounding written), of the field it names when it names one, and, in
  * a sentence that names items of the evidence (`anchorsIn`: findings, rule ids, series, tensors, columns,
  * checks, the recommendations of a finding), of that field in those items when they hold it ("for val/loss, min
- * 0.39" fails where 0.39 is train/loss's min; any value of the field stands when they hold none); a severity it
- * claims is no higher than the findings it cites or, citing none, than `allowed`.
+ * 0.39" fails where 0.39 is train/loss's min; any value of the field stands when they hold none); a number put
+ * at a position ("at step 7") must be the value paired with that position in the points of that field and
+ * those items, when they hold points ("for val/loss, 0.41 at step 12" fails where val/loss is 0.41 at step
+ * 34); a severity it claims is no higher than the findings it cites or, citing none, than `allowed`.
  */
 export function checkSentence(text: string, evidence: GroundingEvidence, allowed: Severity): GroundingReason | null {
   const ids = citedIds(text);
@@ -68,9 +112,19 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
   const plain = ids.length ? ids.reduce((t, id) => t.split(id).join(" "), text) : text;
   // The items the sentence names: looked for once, and only for a field held in several places of the evidence.
   let anchors: string[] | undefined;
-  for (const n of DIGIT.test(plain) ? statedNumbers(plain) : []) {
+  const numbers = DIGIT.test(plain) ? statedNumbers(plain) : [];
+  const positions = numbers.length > 1 ? positionsIn(plain) : [];
+  for (const n of numbers) {
     if (!evidence.numbers.grounds(n)) return "number";
+    // A position is checked with the value it is given for, not as a value of the field.
+    if (positions.some(([at]) => at === n.index)) continue;
     const field = namedField(plain.slice(Math.max(0, n.index - 80), n.index), evidence);
+    const position = positions.length ? nearestPosition(positions, n.index) : null;
+    if (position !== null) {
+      anchors ??= evidence.anchorsIn(text);
+      const paired = evidence.byName.pairedWith(position, field, anchors);
+      if (paired && !paired.grounds(n)) return "number";
+    }
     if (field === null) continue;
     if (!evidence.byName.get(field)!.grounds(n)) return "number";
     if (evidence.byName.places(field) < 2) continue;

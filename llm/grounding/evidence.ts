@@ -13,6 +13,12 @@ export interface GroundingEvidence {
     get(name: string, anchors?: readonly string[]): NumberSet | undefined;
     /** In how many places of the evidence a field (lower case) is given: 0 when it is not a field name. */
     places(name: string): number;
+    /**
+     * The values paired with `position` in the [position, value] pairs of a field (null: of any field) inside the
+     * items named (all items when none is): [step, loss] points, a window's [start, end]; undefined when no pair
+     * is there, so nothing binds.
+     */
+    pairedWith(position: number, name: string | null, anchors: readonly string[]): NumberSet | undefined;
   };
   /** The items of the evidence a text names (as written): finding and rule ids, series, tensors, columns, checks. */
   anchorsIn(text: string): string[];
@@ -133,6 +139,13 @@ class NamedNumbers {
 
   /** The values of a field inside the anchored items: the spans where its ranges and theirs overlap, not copied. */
   private within(ranges: readonly number[], anchors: readonly string[]): NumberSpans | undefined {
+    const spans = this.overlap(ranges, anchors);
+    return spans.length ? new NumberSpans(this.numbers, spans) : undefined;
+  }
+
+  /** Where a field's ranges and the anchored items' ranges overlap, as [start, end) pairs. */
+  private overlap(ranges: readonly number[], anchors: readonly string[]): number[] {
+    if (this.pending) this.indexAnchors();
     const spans: number[] = [];
     for (const anchor of anchors) {
       const held = this.anchors.get(anchor);
@@ -145,8 +158,49 @@ class NamedNumbers {
         }
       }
     }
-    return spans.length ? new NumberSpans(this.numbers, spans) : undefined;
+    return spans;
   }
+
+  /** Where each [position, value] pair starts in `numbers`, in order: the walk adds them as it goes. */
+  private readonly pairStarts: number[] = [];
+
+  addPair(start: number): void {
+    this.pairStarts.push(start);
+  }
+
+  pairedWith(position: number, name: string | null, anchors: readonly string[]): NumberSet | undefined {
+    const ranges = name === null ? null : this.ranges.get(name);
+    let spans: number[];
+    if (ranges) spans = anchors.length ? this.overlap(ranges, anchors) : ranges.slice();
+    else if (name === null && anchors.length) spans = this.overlap([0, this.numbers.length], anchors);
+    else if (name === null) spans = [0, this.numbers.length];
+    else return undefined;
+    // A field the items named do not hold binds the field anywhere, as `get` does.
+    if (!spans.length && ranges) spans = ranges.slice();
+    const values: number[] = [];
+    let paired = false;
+    for (let s = 0; s < spans.length; s += 2) {
+      const end = spans[s + 1]!;
+      for (let p = firstAtOrAfter(this.pairStarts, spans[s]!); p < this.pairStarts.length && this.pairStarts[p]! + 2 <= end; p++) {
+        const at = this.pairStarts[p]!;
+        paired = true;
+        if (this.numbers[at] === position) values.push(at + 1, at + 2);
+      }
+    }
+    return paired ? new NumberSpans(this.numbers, values) : undefined;
+  }
+}
+
+/** The index of the first element of a sorted list that is >= `value`. */
+function firstAtOrAfter(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function pushRange(map: Map<string, number[]>, key: string, start: number, end: number): void {
@@ -173,6 +227,12 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
     else if (typeof value === "string") {
       if (/\d/.test(value)) evidenceValues(value, numbers);
     } else if (Array.isArray(value)) {
+      // Two numbers are a point ([step, value]) or a window ([start, end]): kept as a pair, its length is no count.
+      if (value.length === 2 && typeof value[0] === "number" && typeof value[1] === "number") {
+        byName.addPair(numbers.length);
+        numbers.push(value[0], value[1]);
+        return;
+      }
       numbers.push(value.length);
       for (const item of value) walk(item);
     } else if (value && typeof value === "object") {

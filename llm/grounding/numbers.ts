@@ -149,12 +149,17 @@ export interface NumberSet {
 
 /**
  * The values x a statement of |value| within `tolerance` may stand for: x in [v - tolerance, v + tolerance] and
- * |value| within RELATIVE_ROUNDING of x (x in [v / 1.1, v / 0.9]), plus float noise; one interval.
+ * |value| within RELATIVE_ROUNDING of x (x in [v / 1.1, v / 0.9]), plus float noise; one interval. A rounding
+ * keeps at least one digit of the value: x is no smaller than the unit of the last digit written (2 tolerance),
+ * so "1" cannot stand for 0.94 (a model shown 0.94 that writes "1" carried the rounding into the next decade and
+ * states none of its digits; an index 0 changed to 1 next to a value 0.94 hid this way), while "0.9" and "1.0"
+ * can. A stated 0 stands for 0 only (the relative bound).
  */
 function standsForInterval(value: number, tolerance: number): [low: number, high: number] {
   const v = Math.abs(value);
   const noise = 1e-9 * Math.max(1, v);
-  return [Math.max(v - tolerance, v / (1 + RELATIVE_ROUNDING)) - noise, Math.min(v + tolerance, v / (1 - RELATIVE_ROUNDING)) + noise];
+  const low = Math.max(v - tolerance, v / (1 + RELATIVE_ROUNDING), v > 0 ? 2 * tolerance : 0);
+  return [low - noise, Math.min(v + tolerance, v / (1 - RELATIVE_ROUNDING)) + noise];
 }
 
 /** Sorted absolute values for lookups within a tolerance. */

@@ -22,15 +22,18 @@ export interface StatedSentence {
  * one the number belongs to (a finding, a series, a tensor, a check, a recommendation's finding), named as a
  * model explaining a number names it; a number of no item is stated without one.
  */
-const STYLE: Record<string, { sentence: (key: string, n: string, tag: string) => string; item: string; decimal: string; group: string }> = {
-  en: { sentence: (k, n, t) => `the value of ${k} stands at ${n} (${t}).`, item: "For", decimal: ".", group: "," },
-  fr: { sentence: (k, n, t) => `la valeur de ${k} s'établit à ${n} (${t}).`, item: "Pour", decimal: ",", group: "\u202f" },
-  es: { sentence: (k, n, t) => `el valor de ${k} se sitúa en ${n} (${t}).`, item: "Para", decimal: ",", group: "." },
+const STYLE: Record<string, { sentence: (key: string, n: string, tag: string) => string; item: string; at: string; decimal: string; group: string }> = {
+  en: { sentence: (k, n, t) => `the value of ${k} stands at ${n} (${t}).`, item: "For", at: "at step", decimal: ".", group: "," },
+  fr: { sentence: (k, n, t) => `la valeur de ${k} s'établit à ${n} (${t}).`, item: "Pour", at: "à l'étape", decimal: ",", group: "\u202f" },
+  es: { sentence: (k, n, t) => `el valor de ${k} se sitúa en ${n} (${t}).`, item: "Para", at: "en el paso", decimal: ",", group: "." },
 };
 
-/** The sentence, opened by the item it speaks of when there is one. */
-function stating(style: (typeof STYLE)[string], item: string | null, key: string, n: string, tag: string): string {
-  const body = style.sentence(key, n, tag);
+/**
+ * The sentence, opened by the item it speaks of when there is one; a value of a point is put at its position
+ * ("stands at 0.943 at step 7"), as a model quoting a point of a curve writes it.
+ */
+function stating(style: (typeof STYLE)[string], item: string | null, key: string, n: string, position: string | null, tag: string): string {
+  const body = style.sentence(key, position === null ? n : `${n} ${style.at} ${position}`, tag);
   return item ? `${style.item} ${item}, ${body}` : body.charAt(0).toUpperCase() + body.slice(1);
 }
 
@@ -55,14 +58,18 @@ export function perturb(value: number, rng: Prng): number {
   return value * factor;
 }
 
-/** A number of the model's input: the field it sits under and the nearest item that holds it (null: none). */
-type Named = [key: string, value: number, item: string | null];
+/**
+ * A number of the model's input: the field it sits under, the nearest item that holds it (null: none) and, for
+ * the value of a pair of numbers ([step, value] points, a window's [start, end]), the position it is paired with.
+ */
+type Named = [key: string, value: number, item: string | null, position: number | null];
 
 /** Named numbers of the model's input: findings' evidence first (what a model quotes), then the rest. */
 function namedNumbers(input: unknown): Named[] {
   const out: Named[] = [];
   const walk = (v: unknown, key: string, item: string | null) => {
-    if (typeof v === "number" && Number.isFinite(v)) out.push([key, v, item]);
+    if (typeof v === "number" && Number.isFinite(v)) out.push([key, v, item, null]);
+    else if (Array.isArray(v) && v.length === 2 && Number.isInteger(v[0]) && typeof v[1] === "number" && Number.isFinite(v[1])) out.push([key, v[1], item, v[0]]);
     else if (Array.isArray(v)) for (const x of v) walk(x, key, item);
     else if (v && typeof v === "object") {
       const own = anchorNamesOf(v as Record<string, unknown>)[0] ?? item;
@@ -99,17 +106,33 @@ export function perturbingModel(k: number, seed: number, perAnswer = 12, nameIte
     const style = STYLE[language] ?? STYLE.en!;
     const numbers = namedNumbers(requestInput(body));
     const picked = numbers.length <= perAnswer ? numbers : Array.from({ length: perAnswer }, () => rng.pick(numbers));
-    const sentences = picked.map(([key, value, item]) => {
+    const sentences = picked.map(([key, value, item, position]) => {
       const perturbed = rng.chance(k);
-      let stated = perturbed ? perturb(value, rng) : value;
-      // A change the written precision hides is no change: perturb again until it shows.
-      while (perturbed && formatNumber(stated, language) === formatNumber(value, language)) stated = perturb(stated, rng);
-      const text = formatNumber(stated, language);
       const named = nameItems ? item : null;
-      const sentence = stating(style, named, key, text, letters(written.length));
-      // An unnamed number ("value") names no field: any value given is then a collision.
-      const collides = perturbed && numbers.some(([k, v, i]) => (k === key || key === "value") && (named === null || i === named) && formatNumber(v, language) === text);
-      written.push({ sentence, given: formatNumber(value, language), perturbed, integer: Number.isInteger(value), collides });
+      // Of a point, the value or the position is changed; the sentence states both.
+      const changePosition = perturbed && position !== null && rng.chance(0.5);
+      const change = changePosition ? position! : value;
+      const shown = (v: number) => (changePosition ? String(v) : formatNumber(v, language));
+      let changed = perturbed ? perturb(change, rng) : change;
+      // A change the written precision hides is no change: perturb again until it shows; nor is a point changed
+      // into another point of the same field and item (a flat curve is 0.943 at step 7 and at step 11).
+      const samePoint = (v: number) => {
+        const [p, x] = changePosition ? [v, value] : [position, v];
+        return numbers.some(([k, vv, i, pp]) => k === key && (named === null || i === item) && pp === p && formatNumber(vv, language) === formatNumber(x, language));
+      };
+      for (let tries = 0; perturbed && (shown(changed) === shown(change) || (position !== null && tries < 20 && samePoint(changed))); tries++) changed = perturb(changed, rng);
+      const statedValue = changePosition ? value : changed;
+      const statedPosition = position === null ? null : changePosition ? changed : position;
+      const text = formatNumber(statedValue, language);
+      const sentence = stating(style, named, key, text, statedPosition === null ? null : String(statedPosition), letters(written.length));
+      // An unnamed number ("value") names no field: any value given is then a collision; a point collides with
+      // another point of its field and item.
+      const collides =
+        perturbed &&
+        (position === null
+          ? numbers.some(([k, v, i]) => (k === key || key === "value") && (named === null || i === named) && formatNumber(v, language) === text)
+          : samePoint(changed));
+      written.push({ sentence, given: changePosition ? `step ${position}` : formatNumber(value, language), perturbed, integer: Number.isInteger(value), collides });
       return sentence;
     });
     const answer = JSON.parse(reply.content) as Record<string, unknown> & { findings?: Array<{ description: string }> };

@@ -80,6 +80,33 @@ describe("checkSentence", () => {
     expect(checkSentence("CK-02 observed 2,048 values (XA-11<CK-02).", items, "info")).toBeNull();
   });
 
+  it("binds a number put at a position to the point there, and an aggregation word to its field", () => {
+    const series = collectEvidence({
+      digest: {
+        series: [
+          { name: "val/loss", first: [0, 0.92], last: [29, 0.58], min: [12, 0.41], shape: [[0, 0.92], [7, 0.47], [12, 0.41], [29, 0.58]] },
+          { name: "train/loss", min: [29, 0.12], shape: [[0, 0.95], [7, 0.33], [29, 0.12]] },
+        ],
+        findings: [{ rule_id: "TH-17", window: [1, 29] }, { rule_id: "TH-17", window: [11, 29] }],
+      },
+    });
+    expect(checkSentence("For val/loss, the value of shape stands at 0.47 at step 7.", series, "info")).toBeNull();
+    expect(checkSentence("Pour val/loss, la valeur vaut 0,41 à l'étape 12.", series, "info")).toBeNull();
+    // Another point of the same curve (0.41 is val/loss at step 12, 0.47 at step 7), or a step it does not have.
+    expect(checkSentence("For val/loss, the value of shape stands at 0.41 at step 7.", series, "info")).toBe("number");
+    expect(checkSentence("Para val/loss, el valor se sitúa en 0,47 en el paso 9.", series, "info")).toBe("number");
+    expect(checkSentence("For val/loss, the min stands at 0.41 at step 29.", series, "info")).toBe("number");
+    // A window is a pair too; "after epoch 12" does not say the value is the one at epoch 12.
+    expect(checkSentence("For TH-17, the window stands at 29 at step 11.", series, "info")).toBeNull();
+    expect(checkSentence("For TH-17, the window stands at 29 at step 12.", series, "info")).toBe("number");
+    expect(checkSentence("Validation loss rose to 0.58 after epoch 12.", series, "info")).toBeNull();
+    // "final" quotes `last`, "lowest" `min`: val/loss's last is 0.58, 0.41 is its min.
+    expect(checkSentence("For val/loss, the final value is 0.58.", series, "info")).toBeNull();
+    expect(checkSentence("For val/loss, the final value is 0.41.", series, "info")).toBe("number");
+    expect(checkSentence("Pour val/loss, la valeur minimale est 0,41.", series, "info")).toBeNull();
+    expect(checkSentence("For val/loss, the lowest value is 0.58.", series, "info")).toBe("number");
+  });
+
   it("reads ids and severity words", () => {
     expect(citedIds("see training.overfitting and TH-13.")).toEqual(["training.overfitting", "TH-13"]);
     expect(claimedSeverity("un problème critique")).toBe("critical");

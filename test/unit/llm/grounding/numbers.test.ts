@@ -52,8 +52,13 @@ describe("NumberIndex", () => {
     // "1" is 0.81 at no decimals, and "0" is 0.3, but both say something else.
     expect(grounds([0.81], "1")).toBe(false);
     expect(grounds([0.3], "0")).toBe(false);
-    expect(grounds([0.97], "1")).toBe(true);
     expect(grounds([0.53], "0.5")).toBe(true);
+    expect(grounds([0.97], "1.0")).toBe(true);
+    expect(grounds([0.94], "0.9")).toBe(true);
+    // A rounding keeps a digit of the value: "1" states none of 0.97's, nor "1e-3" of 0.00097.
+    expect(grounds([0.97], "1")).toBe(false);
+    expect(grounds([0.00097], "1e-3")).toBe(false);
+    expect(grounds([0.0011], "1e-3")).toBe(true);
     expect(grounds([0], "0")).toBe(true);
     expect(grounds([1.78e-21], "0")).toBe(true);
   });
