@@ -5,18 +5,11 @@ import { analyzeCheckpoint } from "../nodes/checkpoint/node.js";
 import { analyzeChecks } from "../nodes/checks/node.js";
 import { analyzeDataset } from "../nodes/dataset/node.js";
 import { integrate } from "../nodes/integrate/node.js";
-import { ANALYZER_NODES, NODE } from "../nodes/names.js";
+import { AGENT_OF_NODE, ANALYZER_NODES, NODE } from "../nodes/names.js";
 import { route, routeArtifacts } from "../nodes/route.js";
 import { analyzeTraining } from "../nodes/training/node.js";
-import { AGENT_NAMES, type AgentName } from "../domain/result.js";
+import { reportingRuns } from "./node-runs.js";
 import { AnalysisState, type AnalyzerInput } from "./state.js";
-
-const AGENT_BY_NODE: Record<(typeof ANALYZER_NODES)[number], AgentName> = {
-  analyzeDataset: AGENT_NAMES.dataset,
-  analyzeChecks: AGENT_NAMES.checks,
-  analyzeTraining: AGENT_NAMES.training,
-  analyzeCheckpoint: AGENT_NAMES.checkpoint,
-};
 
 /**
  * Turns an analyzer that threw into a partial result instead of failing the run (ARCHITECTURE.md). Time-outs
@@ -26,21 +19,21 @@ const AGENT_BY_NODE: Record<(typeof ANALYZER_NODES)[number], AgentName> = {
 function analyzerErrorHandler(node: (typeof ANALYZER_NODES)[number]) {
   return (input: unknown, nodeError: NodeError) => {
     const artifact = (input as AnalyzerInput).artifact;
-    return failedAgent(AGENT_BY_NODE[node], [artifact.field], `failed: ${nodeError.error.message}`);
+    return failedAgent(AGENT_OF_NODE[node], [artifact.field], `failed: ${nodeError.error.message}`);
   };
 }
 
-/** The analysis graph: route → analyzers (parallel Sends) → integrate → advise. */
+/** The analysis graph: route → analyzers (parallel Sends) → integrate → advise; each node reports its runs (graph/node-runs.ts). */
 export function buildAnalysisGraph() {
   const analyzer = (node: (typeof ANALYZER_NODES)[number]) => ({ errorHandler: analyzerErrorHandler(node) });
   return new StateGraph(AnalysisState)
-    .addNode(NODE.route, route)
-    .addNode(NODE.analyzeDataset, analyzeDataset, analyzer(NODE.analyzeDataset))
-    .addNode(NODE.analyzeChecks, analyzeChecks, analyzer(NODE.analyzeChecks))
-    .addNode(NODE.analyzeTraining, analyzeTraining, analyzer(NODE.analyzeTraining))
-    .addNode(NODE.analyzeCheckpoint, analyzeCheckpoint, analyzer(NODE.analyzeCheckpoint))
-    .addNode(NODE.integrate, integrate, { defer: true })
-    .addNode(NODE.advise, advise)
+    .addNode(NODE.route, reportingRuns(NODE.route, route))
+    .addNode(NODE.analyzeDataset, reportingRuns(NODE.analyzeDataset, analyzeDataset), analyzer(NODE.analyzeDataset))
+    .addNode(NODE.analyzeChecks, reportingRuns(NODE.analyzeChecks, analyzeChecks), analyzer(NODE.analyzeChecks))
+    .addNode(NODE.analyzeTraining, reportingRuns(NODE.analyzeTraining, analyzeTraining), analyzer(NODE.analyzeTraining))
+    .addNode(NODE.analyzeCheckpoint, reportingRuns(NODE.analyzeCheckpoint, analyzeCheckpoint), analyzer(NODE.analyzeCheckpoint))
+    .addNode(NODE.integrate, reportingRuns(NODE.integrate, integrate), { defer: true })
+    .addNode(NODE.advise, reportingRuns(NODE.advise, advise))
     .addEdge(START, NODE.route)
     .addConditionalEdges(NODE.route, routeArtifacts, [...ANALYZER_NODES])
     .addEdge(NODE.analyzeDataset, NODE.integrate)

@@ -4,6 +4,7 @@ import type { KnowledgePort } from "../knowledge/port.js";
 import type { LlmPort } from "../llm/port.js";
 import type { Deadline } from "./deadline.js";
 import type { Limiter } from "./limiter.js";
+import type { NodeRunSink } from "./node-runs.js";
 
 /**
  * Dependencies the nodes reach through the run's typed context (`config.context`), never module globals, so
@@ -21,4 +22,6 @@ export interface AnalysisDeps {
   deadline: Deadline;
   /** The request's temporary workspace (pulled artifacts), or null when nothing was pulled. */
   workspace: string | null;
+  /** Told of each node run (spans for metrics, SSE and `trace`); none for a run nobody times (a comparison's). */
+  nodeRuns?: NodeRunSink;
 }

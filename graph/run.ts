@@ -16,8 +16,6 @@ export class StrictModeError extends Error {
 export interface RunOptions {
   /** Extra LangChain callbacks (trace spans, streaming). */
   callbacks?: unknown[];
-  /** Receives, as the run goes, what nodes write to `config.writer` (progress of long parsers, downloads). */
-  onProgress?: (chunk: unknown) => void;
   /** Parallel analyzer branches per superstep; values below 2 are clamped (langgraphjs#2656) and the deps'
    * analyzerSlots limiter enforces the real bound. */
   workers: number;
@@ -36,24 +34,19 @@ export async function runAnalysis(
   const usage = deps.llm?.startUsage() ?? null;
   // What the grounding pass removed from each agent's answer, announced by the port as run events.
   const grounding = deps.llm ? new GroundingCollector() : null;
-  // One path for JSON and streaming clients: stream values (the last chunk is invoke's result) and custom writes.
-  const stream = await graph.stream(
+  // None at all in deterministic mode: an empty list still makes LangChain set up callbacks for every runnable.
+  const callbacks = [...(options.callbacks ?? []), ...(usage ? [usage] : []), ...(grounding ? [grounding] : [])];
+  // Streaming clients hear node starts, progress and ends from deps.nodeRuns (graph/node-runs.ts), in order.
+  const state = (await graph.invoke(
     { context },
     {
       context: deps as unknown as Record<string, unknown>,
       // The request's end (its time-out, the client gone) stops the run; each step's own budget is a scope of it.
       signal: options.signal ?? deps.deadline.signal,
       maxConcurrency: Math.max(2, options.workers),
-      callbacks: [...(options.callbacks ?? []), ...(usage ? [usage] : []), ...(grounding ? [grounding] : [])] as never,
-      streamMode: ["values", "custom"],
+      callbacks: callbacks.length > 0 ? (callbacks as never) : undefined,
     },
-  );
-  let state: AnalysisStateValue | undefined;
-  for await (const [mode, chunk] of stream) {
-    if (mode === "custom") options.onProgress?.(chunk);
-    else state = chunk as AnalysisStateValue;
-  }
-  if (!state) throw new Error("the analysis graph produced no state");
+  )) as AnalysisStateValue;
   const llm = deps.llm
     ? { llm: deps.llm.describe(context.language), ...(usage && { usage: usage.report() }), ...(grounding && { grounding: grounding.report() }) }
     : { llm: { mode: "deterministic", language: "en", note: languageNote(context) } };

@@ -10,7 +10,7 @@ import { createLimiter } from "../graph/limiter.js";
 import type { AnalysisResponse } from "../graph/response.js";
 import { runAnalysis } from "../graph/run.js";
 import { collectDebugOutputs } from "./debug-outputs.js";
-import { progressEvent, type RunEventSink, spanEvents } from "./run-events.js";
+import { type RunEventSink, spanEvents } from "./run-events.js";
 import type { ServiceRuntime } from "./runtime.js";
 import { SpanCollector } from "./trace.js";
 
@@ -99,7 +99,6 @@ async function analyzeContext(
   options: AnalyzeOptions & { workspace: string | null },
 ): Promise<AnalysisResponse> {
   const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
-  const deps = { ...analysisDeps(runtime, options.logger, options.deadline), workspace: options.workspace };
   options.logger.info("analysis started", { artifacts: context.artifacts.map((a) => `${a.field}${a.origin === "mlflow" ? " (mlflow)" : ""}`), language: context.language.code });
   const started = performance.now();
   const emit = options.onEvent ?? (() => {});
@@ -107,15 +106,17 @@ async function analyzeContext(
   const timing = runtime.metrics.spans;
   const spans = new SpanCollector({
     started: events.started,
+    progress: events.progress,
     finished: (span) => {
       timing.finished?.(span);
       events.finished?.(span);
     },
   });
+  const deps = { ...analysisDeps(runtime, options.logger, options.deadline), workspace: options.workspace, nodeRuns: spans };
   let response = await runAnalysis(runtime.graph, context, deps, {
     workers,
-    callbacks: [spans, ...(options.callbacks ?? [])],
-    onProgress: (chunk) => emit(progressEvent(chunk)),
+    // The spans hear the grounding reports as a callback; without a model no callback is set up at all.
+    callbacks: [...(runtime.llm ? [spans] : []), ...(options.callbacks ?? [])],
   });
   if (context.trace || options.debugOutputs) {
     const debug = await collectDebugOutputs(spans.spans, context, options.deadline.signal);

@@ -10,10 +10,11 @@ export type RunEvent =
 
 export type RunEventSink = (event: RunEvent) => void;
 
-/** A span listener that forwards node starts and ends to a sink. */
+/** A span listener that forwards node starts, progress and ends to a sink. */
 export function spanEvents(sink: RunEventSink): SpanListener {
   return {
     started: (start) => sink({ type: "node_started", ...start }),
+    progress: (chunk) => sink(progressEvent(chunk)),
     finished: (span) => sink({ type: "node_finished", ...span }),
   };
 }

@@ -1,37 +1,38 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
-import type { ChainValues } from "@langchain/core/utils/types";
+import type { NodeRun, NodeRunSink } from "../graph/node-runs.js";
 import { isGroundingEvent } from "../llm/grounding/events.js";
 import type { Span, SpanStart } from "../domain/trace.js";
-import { NODE, type NodeName } from "../nodes/names.js";
+import { AGENT_OF_NODE, type NodeName } from "../nodes/names.js";
 
 export interface SpanListener {
   started?(start: SpanStart): void;
+  /** What a node wrote to `config.writer` while it ran (analyzers write `{node, progress}`). */
+  progress?(chunk: unknown): void;
   finished?(span: Span): void;
 }
 
-const GRAPH_NODES = new Set<string>(Object.values(NODE));
+const NODE_OF_AGENT = new Map<string, NodeName>(Object.entries(AGENT_OF_NODE).map(([node, agent]) => [agent, node as NodeName]));
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** Findings count and recorded errors of a node's state update ({agentResults, errors}). */
-function readUpdate(outputs: ChainValues): { findings: number | null; error: string | null } {
-  const results = outputs?.agentResults as Record<string, { findings?: unknown[] }> | undefined;
-  const errors = outputs?.errors as Record<string, string> | undefined;
-  const findings = results ? Object.values(results).reduce((n, r) => n + (r.findings?.length ?? 0), 0) : null;
-  const messages = errors ? Object.values(errors) : [];
+function readUpdate(update: unknown): { findings: number | null; error: string | null } {
+  const u = update as { agentResults?: Record<string, { findings?: unknown[] }>; errors?: Record<string, string> } | undefined;
+  const findings = u?.agentResults ? Object.values(u.agentResults).reduce((n, r) => n + (r.findings?.length ?? 0), 0) : null;
+  const messages = u?.errors ? Object.values(u.errors) : [];
   return { findings, error: messages.length > 0 ? messages.join("; ") : null };
 }
 
 /**
- * Collects per-node spans from LangChain callbacks (LANGGRAPH.md §3): the chain run whose name equals its
- * `langgraph_node` is the node itself. Unlike the `debug`/`tasks` streams, whose times are taken when a superstep
- * is scheduled, these times start when the node's code starts, so queueing under maxConcurrency is not counted.
- * The handler is awaited inline so the clock is read when the event happens and listeners see events in order.
+ * Collects one analysis's per-node spans from the graph's node runs (graph/node-runs.ts), from when a node's code
+ * starts to when it returns or throws, and passes on what nodes write as they run. With a language model it is also one of the run's LangChain callbacks,
+ * for one event: the port announces each agent's grounding report from inside the agent's node, and the report
+ * goes on that node's span. Listeners see starts and ends in order, as they happen.
  */
-export class SpanCollector extends BaseCallbackHandler {
+export class SpanCollector extends BaseCallbackHandler implements NodeRunSink {
   name = "span-collector";
   override awaitHandlers = true;
   readonly spans: Span[] = [];
-  private readonly open = new Map<string, SpanStart & { t: number; grounding?: Span["grounding"] }>();
+  private readonly open = new Map<NodeName, { grounding?: Span["grounding"] }>();
   private readonly origin: number;
 
   constructor(
@@ -47,51 +48,39 @@ export class SpanCollector extends BaseCallbackHandler {
     return this;
   }
 
-  // @langchain/core 1.4 calls this as (chain, inputs, runId, parentRunId, tags, metadata, runType, runName):
-  // its d.ts names the 4th and 7th parameters differently, so they are named here as they arrive.
-  override handleChainStart(
-    _chain: unknown,
-    _inputs: ChainValues,
-    runId: string,
-    _parentRunId?: string,
-    _tags?: string[],
-    metadata?: Record<string, unknown>,
-    _runType?: string,
-    runName?: string,
-  ): void {
-    const node = metadata?.langgraph_node;
-    if (typeof node !== "string" || node !== runName || !GRAPH_NODES.has(node)) return;
+  start(node: NodeName, step: number): NodeRun {
     const t = this.now();
-    const start: SpanStart = { node: node as NodeName, step: Number(metadata?.langgraph_step ?? 0), start_ms: round(t - this.origin) };
-    this.open.set(runId, { ...start, t });
+    const start: SpanStart = { node, step, start_ms: round(t - this.origin) };
+    const state: { grounding?: Span["grounding"] } = {};
+    this.open.set(node, state);
     this.listener.started?.(start);
+    const close = (outcome: Span["outcome"], findings: number | null, error: string | null) => {
+      if (this.open.get(node) === state) this.open.delete(node);
+      const span: Span = { ...start, duration_ms: round(this.now() - t), outcome, findings, error, ...(state.grounding && { grounding: state.grounding }) };
+      this.spans.push(span);
+      this.listener.finished?.(span);
+    };
+    return {
+      progress: (chunk) => this.listener.progress?.(chunk),
+      end: (update) => {
+        const { findings, error } = readUpdate(update);
+        // An analyzer past its budget returns what it kept with this error (nodes/analyzer.ts): a time-out, not a fault.
+        close(error?.startsWith("timed out after") ? "timeout" : error ? "error" : "ok", findings, error);
+      },
+      fail: (err) => {
+        const e = err as Error | undefined;
+        close(e?.name === "AbortError" ? "aborted" : "error", null, e?.message ?? String(err));
+      },
+    };
   }
 
-  /** The port announces a grounding report from inside the node's run: the event's run is the node's. */
-  override handleCustomEvent(eventName: string, data: unknown, runId: string): void {
-    const open = this.open.get(runId);
-    if (!open || !isGroundingEvent(eventName, data)) return;
+  /** The port announces a grounding report from inside the agent's node: it goes on that node's open span. */
+  override handleCustomEvent(eventName: string, data: unknown): void {
+    if (!isGroundingEvent(eventName, data)) return;
+    const node = NODE_OF_AGENT.get(data.agent);
+    const open = node && this.open.get(node);
+    if (!open) return;
     const { checked, grounded, removed, reasons } = data.report;
     open.grounding = { checked, grounded, removed, reasons };
-  }
-
-  override handleChainEnd(outputs: ChainValues, runId: string): void {
-    const { findings, error } = readUpdate(outputs);
-    // An analyzer past its budget returns what it kept with this error (nodes/analyzer.ts): a time-out, not a fault.
-    this.close(runId, error?.startsWith("timed out after") ? "timeout" : error ? "error" : "ok", findings, error);
-  }
-
-  override handleChainError(err: Error, runId: string): void {
-    this.close(runId, err?.name === "AbortError" ? "aborted" : "error", null, err?.message ?? String(err));
-  }
-
-  private close(runId: string, outcome: Span["outcome"], findings: number | null, error: string | null): void {
-    const open = this.open.get(runId);
-    if (!open) return;
-    this.open.delete(runId);
-    const { t, grounding, ...start } = open;
-    const span: Span = { ...start, duration_ms: round(this.now() - t), outcome, findings, error, ...(grounding && { grounding }) };
-    this.spans.push(span);
-    this.listener.finished?.(span);
   }
 }
