@@ -2,11 +2,12 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { markNumberArray } from "../artifacts/json-values.js";
 
 /**
- * Moving a parsed body from a worker thread back to the event loop: a structured clone of a large JSON tree
- * costs the receiving thread more than parsing the text did (measured: 580 ms to deserialize what JSON.parse
- * builds in 300 ms, a 37 MB training history). Long arrays of numbers (metric histories, histograms) are most of
- * such a body, so they travel as Float64Array columns (transferred, not copied) and the receiver rebuilds them
- * in slices, yielding to the event loop between slices.
+ * Moving a large JSON tree between threads: a parsed body from a worker back to the event loop, an artifact's
+ * payload to a worker for analysis. A structured clone of such a tree costs the receiving thread more than
+ * parsing the text did (measured: 580 ms to deserialize what JSON.parse builds in 300 ms, a 37 MB training
+ * history). Long arrays of numbers (metric histories, histograms) are most of such a tree, so they travel as
+ * Float64Array columns (transferred, not copied) and the receiver rebuilds them in slices, yielding to its event
+ * loop between slices.
  */
 
 /** An array of numbers (and nulls) taken out of the tree, at `path` from the root. */
