@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
 import type { DType } from "./dtypes.js";
 import { readRegions } from "./range-reader.js";
-import { type PartialTensorStats, TensorStatsAccumulator } from "./tensor-stats.js";
+import { type PartialTensorStats, TensorStatsAccumulator, type TensorStats } from "./tensor-stats.js";
 
 /** Bytes [from, to) of one tensor, from its element `first` on (the accumulator's arguments, and where to read). */
 export interface TensorSlice {
@@ -11,7 +11,12 @@ export interface TensorSlice {
   first: number;
   from: number;
   to: number;
+  /** The slice is the whole tensor: its statistics are finished here, not merged. */
+  whole: boolean;
 }
+
+/** A slice's statistics: final for a whole tensor (the single-thread scan's own computation), else a part to merge. */
+export type SliceStats = { whole: TensorStats } | { part: PartialTensorStats };
 
 /** One piece of a split scan: slices of tensors, read in one front-to-back pass over the file. */
 export interface RangeScanJob {
@@ -23,14 +28,14 @@ export interface RangeScanJob {
 
 /**
  * Reads the slices of one piece with a file handle of its own, in bounded chunks (two chunk buffers), and gives
- * each slice's statistics in a mergeable form, in slice order. A slice's accumulator exists only while its bytes
+ * each slice's statistics, in slice order: finished for a whole tensor, mergeable for part of one. A slice's accumulator exists only while its bytes
  * are read, so a piece of many small tensors holds one code histogram at a time. Runs on a worker thread
  * (workers/tasks.ts); the pool stops the thread when the scan is aborted, so no signal is checked here.
  */
-export async function scanTensorRanges(job: RangeScanJob): Promise<PartialTensorStats[]> {
+export async function scanTensorRanges(job: RangeScanJob): Promise<SliceStats[]> {
   const fh = await open(job.path, "r");
   try {
-    const parts: PartialTensorStats[] = [];
+    const parts: SliceStats[] = [];
     const regions = job.slices.map((s, i) => {
       let acc: TensorStatsAccumulator | null = null;
       let left = s.to - s.from;
@@ -41,7 +46,7 @@ export async function scanTensorRanges(job: RangeScanJob): Promise<PartialTensor
           acc ??= new TensorStatsAccumulator(s.dtype, s.units, s.numel, s.first);
           acc.push(bytes);
           left -= bytes.length;
-          if (left === 0) parts[i] = acc.partial();
+          if (left === 0) parts[i] = s.whole ? { whole: acc.finish() } : { part: acc.partial() };
         },
       };
     });

@@ -153,8 +153,7 @@ function topLevelKeys(root: PyValue | null): string[] {
 async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: ScanOptions): Promise<number> {
   interface Group { acc: TensorStatsAccumulator | null; tensors: ScannedTensor[]; region: ByteRegion; units: number | null; received: number }
   const shared = new Map<string, Group>();
-  const finish = (g: Group) => {
-    const stats = g.acc!.finish();
+  const finish = (g: Group, stats = g.acc!.finish()) => {
     for (const t of g.tensors) t.stats = stats;
     g.acc = null;
   };
@@ -200,9 +199,10 @@ async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: Sca
   if (split && bytesTotal >= (split.minBytes ?? SPLIT_MIN_BYTES)) {
     const regions = groups.map((g) => ({ dtype: g.tensors[0]!.dtype!, units: g.units, numel: g.tensors[0]!.numel, start: g.region.start, end: g.region.end }));
     const pieces = split.pieces ?? defaultPieces(bytesTotal, split.threads);
-    await scanInPieces(scan.path, regions, split, pieces, (slice, part) => {
+    await scanInPieces(scan.path, regions, split, pieces, (slice, sliceStats) => {
       const group = groups[slice.region]!;
-      group.acc!.absorb(part);
+      if ("whole" in sliceStats) return finish(group, sliceStats.whole);
+      group.acc!.absorb(sliceStats.part);
       received(group, slice.to - slice.from);
     }, { signal: options.signal, chunkBytes: options.chunkBytes, onBytes });
   } else {

@@ -1,8 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { DType } from "./dtypes.js";
-import type { RangeScanJob, TensorSlice } from "./range-scan.js";
+import type { RangeScanJob, SliceStats, TensorSlice } from "./range-scan.js";
 import { elementSize, layoutOf } from "./stats-layout.js";
-import type { PartialTensorStats } from "./tensor-stats.js";
 
 /** Tensor data to measure: its bytes in the file and what its accumulator needs. */
 export interface TensorRegion {
@@ -21,7 +20,7 @@ export interface ScanSplitter {
   /** Pieces that can run at once (the pool's threads). */
   threads: number;
   /** Scans one piece (`scanTensorRanges` on a worker thread); rejects, and stops the thread, when `signal` aborts. */
-  run(job: RangeScanJob, signal: AbortSignal): Promise<PartialTensorStats[]>;
+  run(job: RangeScanJob, signal: AbortSignal): Promise<SliceStats[]>;
   /** Tensor bytes from which a file is split (default SPLIT_MIN_BYTES); a smaller file is read on the calling thread. */
   minBytes?: number;
   /** Pieces to cut the tensor data into (default: about PIECE_BYTES each, a multiple of `threads`). */
@@ -76,7 +75,7 @@ export function planPieces(regions: readonly TensorRegion[], pieces: number): Pl
         to = Math.min(r.end, r.start + Math.round((from - r.start + goal - done) / CUT_ALIGN) * CUT_ALIGN);
       }
       if (to > from) {
-        out[piece]!.push({ region: index, dtype: r.dtype, units: r.units, numel: r.numel, first: (from - r.start) / size, from, to });
+        out[piece]!.push({ region: index, dtype: r.dtype, units: r.units, numel: r.numel, first: (from - r.start) / size, from, to, whole: from === r.start && to === r.end });
         done += to - from;
         from = to;
       }
@@ -107,7 +106,7 @@ export async function scanInPieces(
   regions: readonly TensorRegion[],
   splitter: ScanSplitter,
   pieces: number,
-  absorb: (slice: PlannedSlice, part: PartialTensorStats) => void,
+  absorb: (slice: PlannedSlice, stats: SliceStats) => void,
   options: SplitScanOptions = {},
 ): Promise<void> {
   const plan = planPieces(regions, pieces);
@@ -115,7 +114,7 @@ export async function scanInPieces(
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   // The pool listens once per queued piece.
   setMaxListeners(plan.length + 10, signal);
-  const results: Array<PartialTensorStats[] | null> = plan.map(() => null);
+  const results: Array<SliceStats[] | null> = plan.map(() => null);
   let next = 0;
   const deliver = () => {
     for (; next < plan.length && results[next]; next++) {
