@@ -121,14 +121,24 @@ export function boundValue(value: unknown, limits: BoundLimits): unknown {
 }
 
 /**
+ * JSON text written into a prompt and the value it shows (what JSON.parse of the text gives back): the grounding
+ * pass reads the value as it was before it was written, never our own text back.
+ */
+export interface Shown {
+  text: string;
+  value: unknown;
+}
+
+/**
  * JSON text of `value` in at most `maxChars` characters: the first level of BOUND_LEVELS that fits, and as a
  * last resort the tightest level's text cut to size (then a JSON string, so the result always parses).
  */
-export function fitJson(value: unknown, maxChars: number): string {
+export function fitJson(value: unknown, maxChars: number): Shown {
   let text = "null";
   for (const limits of BOUND_LEVELS) {
-    text = JSON.stringify(boundValue(value, limits));
-    if (text.length <= maxChars) return text;
+    const bounded = boundValue(value, limits);
+    text = JSON.stringify(bounded);
+    if (text.length <= maxChars) return { text, value: bounded };
   }
   const marker = "… (cut to the prompt budget)";
   let keep = Math.max(0, maxChars - marker.length - 2);
@@ -138,5 +148,5 @@ export function fitJson(value: unknown, maxChars: number): string {
     keep = Math.max(0, keep - (cut.length - maxChars));
     cut = JSON.stringify(text.slice(0, keep) + marker);
   }
-  return cut.length <= maxChars ? cut : "null";
+  return cut.length <= maxChars ? { text: cut, value: text.slice(0, keep) + marker } : { text: "null", value: null };
 }

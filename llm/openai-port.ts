@@ -4,8 +4,8 @@ import type { ChatOpenAI } from "@langchain/openai";
 import type { Language } from "../artifacts/language.js";
 import type { Logger } from "../config/logger.js";
 import { AGENT_NAMES } from "../domain/result.js";
-import { adviceMessages } from "../nodes/advise/prompt.js";
-import { summaryMessages } from "../nodes/integrate/prompt.js";
+import { advicePrompt } from "../nodes/advise/prompt.js";
+import { summaryPrompt } from "../nodes/integrate/prompt.js";
 import { LruLlmCache } from "./cache.js";
 import type { LlmConfig } from "./config.js";
 import type { ChatModelOptions } from "./chat-model.js";
@@ -17,7 +17,7 @@ import type { GroundingTally } from "./grounding/report.js";
 import { announceGrounding } from "./grounding/events.js";
 import type { AdviceRequest, AdviceResult, AgentReview, AgentReviewRequest, LlmPort, SummaryRequest } from "./port.js";
 import type { ChatMessage } from "./prompt-kit.js";
-import { ANALYZER_PROMPTS, reviewMessages } from "./review-prompt.js";
+import { ANALYZER_PROMPTS, reviewPrompt } from "./review-prompt.js";
 import { applyReview } from "./review.js";
 import { type AdviceOutput, AdviceSchema, type AgentReviewOutput, AgentReviewSchema, CrossSummarySchema, SCHEMA_NAMES } from "./schemas.js";
 import { invokeStructured, LlmOutputError } from "./structured.js";
@@ -71,7 +71,7 @@ export class OpenAiLlmPort implements LlmPort {
   readonly cache: LruLlmCache | null;
   private readonly modelOptions: ChatModelOptions;
   private model: Promise<ChatOpenAI> | null = null;
-  /** What each prompt showed the model, for the grounding pass: built once per prompt text. */
+  /** What each prompt showed the model, for the grounding pass: built from the prompt's values, once per prompt. */
   private readonly evidence = new EvidenceCache();
 
   constructor(private readonly config: LlmConfig, options: LlmPortOptions) {
@@ -97,28 +97,28 @@ export class OpenAiLlmPort implements LlmPort {
   async reviewAgent(req: AgentReviewRequest, config: LangGraphRunnableConfig): Promise<AgentReview> {
     const entry = ANALYZER_PROMPTS[req.agentName];
     if (!entry) throw new Error(`no review prompt for agent "${req.agentName}"`);
-    const messages = reviewMessages(entry.prompt, req);
+    const prompt = reviewPrompt(entry.prompt, req);
     const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AgentReviewSchema, SCHEMA_NAMES.review, m, callConfig(config, req.agentName));
-    const out = await this.grounded(req.agentName, config, () => answerInLanguage(ask, messages, req.language, reviewTexts), (answer, tally) =>
-      groundReview(answer, this.evidence.of(messages), tally),
+    const out = await this.grounded(req.agentName, config, () => answerInLanguage(ask, prompt.messages, req.language, reviewTexts), (answer, tally) =>
+      groundReview(answer, this.evidence.of(prompt), tally),
     );
     return { findings: applyReview(req.findings, out, entry.kind), summary: out.summary.trim() ? cappedText(out.summary) : null };
   }
 
   async summarize(req: SummaryRequest, config: LangGraphRunnableConfig): Promise<string> {
-    const messages = summaryMessages(req);
+    const prompt = summaryPrompt(req);
     const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), CrossSummarySchema, SCHEMA_NAMES.summary, m, callConfig(config, AGENT_NAMES.integrate));
-    const summary = await this.grounded(AGENT_NAMES.integrate, config, () => answerInLanguage(ask, messages, req.language, (a) => [a.summary]), (answer, tally) =>
-      groundSummary(answer.summary, this.evidence.of(messages), tally),
+    const summary = await this.grounded(AGENT_NAMES.integrate, config, () => answerInLanguage(ask, prompt.messages, req.language, (a) => [a.summary]), (answer, tally) =>
+      groundSummary(answer.summary, this.evidence.of(prompt), tally),
     );
     return requiredText(summary, "summary once ungrounded sentences were removed");
   }
 
   async advise(req: AdviceRequest, config: LangGraphRunnableConfig): Promise<AdviceResult> {
-    const messages = adviceMessages(req);
+    const prompt = advicePrompt(req);
     const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AdviceSchema, SCHEMA_NAMES.advice, m, callConfig(config, AGENT_NAMES.advise));
-    const out = await this.grounded(AGENT_NAMES.advise, config, () => answerInLanguage(ask, messages, req.language, adviceTexts), (answer, tally) =>
-      groundAdvice(answer, req.recommendations.length, this.evidence.of(messages), tally),
+    const out = await this.grounded(AGENT_NAMES.advise, config, () => answerInLanguage(ask, prompt.messages, req.language, adviceTexts), (answer, tally) =>
+      groundAdvice(answer, req.recommendations.length, this.evidence.of(prompt), tally),
     );
     const byPriority = new Map(out.recommendations.map((r) => [Math.round(r.priority), r]));
     const recommendations = req.recommendations.map((rec, i) => {

@@ -1,6 +1,6 @@
 import type { Language } from "../artifacts/language.js";
 import type { Finding } from "../domain/result.js";
-import { BOUND_LEVELS, boundValue } from "./bound.js";
+import { BOUND_LEVELS, boundValue, type Shown } from "./bound.js";
 
 /**
  * Token estimate used for the prompt budget: one token per three characters. Tokenizers give about four
@@ -21,6 +21,16 @@ export type ChatMessage = { role: "system" | "user"; content: string };
 
 /** The two messages of every call: instructions, then the bounded input as one JSON object. */
 export type ChatMessages = [{ role: "system"; content: string }, { role: "user"; content: string }];
+
+/**
+ * A prompt: its messages, and the object its user message shows the model as the values it was written from
+ * (equal to JSON.parse of that message), from which the grounding pass builds its evidence without reading our
+ * own JSON back.
+ */
+export interface Prompt {
+  messages: ChatMessages;
+  shown: Record<string, unknown>;
+}
 
 /** The total size of a prompt in estimated tokens. */
 export function promptTokens(messages: readonly { content: string }[]): number {
@@ -85,27 +95,34 @@ export function compactFinding(f: Finding): Record<string, unknown> {
 }
 
 /**
- * JSON text of the leading items (in priority order) that fit in `maxChars`; the rest are counted in a closing
- * note, not shown. Items should already be bounded (compactFinding, boundValue).
+ * JSON text of the leading items (in priority order) that fit in `maxChars`, and the list it shows; the rest are
+ * counted in a closing note, not shown. Items should already be bounded (compactFinding, boundValue), so their
+ * text parses back to them.
  */
-export function fitList(items: readonly unknown[], maxChars: number, noun: string): string {
+export function fitList(items: readonly unknown[], maxChars: number, noun: string): Shown {
   const parts: string[] = [];
+  const shown: unknown[] = [];
   let used = 2;
   for (const [i, item] of items.entries()) {
     const text = JSON.stringify(item);
-    const omitted = JSON.stringify(`… ${items.length - i} more ${noun} not shown`);
+    const note = `… ${items.length - i} more ${noun} not shown`;
+    const omitted = JSON.stringify(note);
     if (used + text.length + 1 + omitted.length + 1 > maxChars) {
-      if (used + omitted.length + 1 <= maxChars) parts.push(omitted);
+      if (used + omitted.length + 1 <= maxChars) {
+        parts.push(omitted);
+        shown.push(note);
+      }
       break;
     }
     parts.push(text);
+    shown.push(item);
     used += text.length + 1;
   }
-  return `[${parts.join(",")}]`;
+  return { text: `[${parts.join(",")}]`, value: shown };
 }
 
 /** The findings that fit in `maxChars`, compacted; `extra` adds fields to each (e.g. the agent it came from). */
-export function fitFindings(findings: readonly Finding[], maxChars: number, extra: (f: Finding) => Record<string, unknown> = () => ({})): string {
+export function fitFindings(findings: readonly Finding[], maxChars: number, extra: (f: Finding) => Record<string, unknown> = () => ({})): Shown {
   return fitList(findings.map((f) => ({ ...extra(f), ...compactFinding(f) })), maxChars, "findings");
 }
 
@@ -115,9 +132,20 @@ export function userBudgetChars(system: string, fixed: Record<string, unknown>):
   return PROMPT_TOKEN_BUDGET * CHARS_PER_TOKEN - system.length - JSON.stringify(fixed).length - envelope;
 }
 
-/** A JSON object from plain fields and fields that are already JSON text (so they are not escaped twice). */
-export function jsonObject(fields: Record<string, unknown>, jsonFields: Record<string, string>): string {
+/**
+ * The prompt of a system text and a user message that is one JSON object of plain fields (small JSON values) and
+ * fields already written (so they are not escaped twice), with the object it shows.
+ */
+export function jsonPrompt(system: string, fields: Record<string, unknown>, written: Record<string, Shown>): Prompt {
   const plain = Object.entries(fields).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
-  const raw = Object.entries(jsonFields).map(([k, text]) => `${JSON.stringify(k)}:${text}`);
-  return `{${[...plain, ...raw].join(",")}}`;
+  const raw = Object.entries(written).map(([k, w]) => `${JSON.stringify(k)}:${w.text}`);
+  const shown: Record<string, unknown> = { ...fields };
+  for (const [k, w] of Object.entries(written)) shown[k] = w.value;
+  return {
+    messages: [
+      { role: "system", content: system },
+      { role: "user", content: `{${[...plain, ...raw].join(",")}}` },
+    ],
+    shown,
+  };
 }

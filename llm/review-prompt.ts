@@ -6,7 +6,7 @@ import { datasetPrompt } from "../nodes/dataset/prompt.js";
 import { trainingPrompt } from "../nodes/training/prompt.js";
 import { fitJson } from "./bound.js";
 import type { AgentReviewRequest } from "./port.js";
-import { type AnalyzerPrompt, type ChatMessages, fitFindings, jsonObject, systemMessage, userBudgetChars } from "./prompt-kit.js";
+import { type AnalyzerPrompt, fitFindings, jsonPrompt, type Prompt, systemMessage, userBudgetChars } from "./prompt-kit.js";
 import { MAX_CONFIDENCE_SHIFT, MAX_NEW_FINDINGS } from "./review.js";
 
 /** Each analyzer agent's artifact kind and prompt. */
@@ -24,7 +24,7 @@ const FINDINGS_SHARE = 0.45;
  * The review prompt of an analyzer agent: its role and focus, the shared evidence rules, the language rule, then
  * its findings and the bounded digest as one JSON object, within PROMPT_TOKEN_BUDGET.
  */
-export function reviewMessages(prompt: AnalyzerPrompt, req: AgentReviewRequest): ChatMessages {
+export function reviewPrompt(prompt: AnalyzerPrompt, req: AgentReviewRequest): Prompt {
   const system = systemMessage(
     `You are ${req.agentName}, a senior machine-learning engineer reviewing ${prompt.artifact}.`,
     [
@@ -39,9 +39,6 @@ export function reviewMessages(prompt: AnalyzerPrompt, req: AgentReviewRequest):
   const fixed = { agent: req.agentName, language: req.language };
   const room = userBudgetChars(system, fixed);
   const findings = fitFindings(req.findings, Math.floor(room * FINDINGS_SHARE));
-  const digest = fitJson(req.digest, room - findings.length);
-  return [
-    { role: "system", content: system },
-    { role: "user", content: jsonObject(fixed, { findings, digest }) },
-  ];
+  const digest = fitJson(req.digest, room - findings.text.length);
+  return jsonPrompt(system, fixed, { findings, digest });
 }

@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { groundAdvice, groundReview, groundSummary } from "../../llm/grounding/answers.js";
-import { collectEvidence, shownInput } from "../../llm/grounding/evidence.js";
+import { collectEvidence } from "../../llm/grounding/evidence.js";
 import { readLanguage } from "../../llm/grounding/language.js";
 import { GroundingTally } from "../../llm/grounding/report.js";
 import type { AdviceOutput, AgentReviewOutput } from "../../llm/schemas.js";
@@ -28,14 +28,27 @@ const PASSES_PER_SAMPLE = 10;
 const textsOf = (value: unknown): string[] =>
   typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(textsOf) : [];
 
+/**
+ * One recorded model call: its schema, the values its prompt showed (the port has them from the prompt it made;
+ * here they are read back from the request once, untimed) and the answer as the structured output parsed it.
+ */
+interface RecordedCall {
+  schema: string | undefined;
+  shown: unknown;
+  answer: unknown;
+}
+
+function recordedCall(body: ChatRequestBody, content: string): RecordedCall {
+  const user = (body.messages as Array<{ role: string; content: string }>).find((m) => m.role === "user")!.content;
+  return { schema: body.response_format?.json_schema?.name, shown: JSON.parse(user) as unknown, answer: JSON.parse(content) as unknown };
+}
+
 /** The grounding pass over one recorded answer, as the port runs it: evidence, language, claims. */
-function groundOnce(body: ChatRequestBody, content: string): void {
-  const messages = body.messages as Array<{ role: "system" | "user"; content: string }>;
-  const answer = JSON.parse(content) as unknown;
-  const evidence = collectEvidence(shownInput(messages));
+function groundOnce({ schema, shown, answer }: RecordedCall): void {
+  const evidence = collectEvidence(shown);
   readLanguage(textsOf(answer), LANGUAGE);
   const tally = new GroundingTally({ expected: "fr", detected: "fr", outcome: "ok" });
-  switch (body.response_format?.json_schema?.name) {
+  switch (schema) {
     case "agent_review":
       groundReview(answer as AgentReviewOutput, evidence, tally);
       break;
@@ -46,7 +59,7 @@ function groundOnce(body: ChatRequestBody, content: string): void {
       groundAdvice(answer as AdviceOutput, 100, evidence, tally);
       break;
     default:
-      throw new Error(`unknown schema ${body.response_format?.json_schema?.name}`);
+      throw new Error(`unknown schema ${schema}`);
   }
 }
 
@@ -69,8 +82,9 @@ async function repeat(n: number, fn: () => unknown): Promise<number[]> {
 /**
  * grounding: the grounding pass's time per analysis (every agent's answer of a sample request, answered by a fake
  * model quoting 12 numbers per answer, each naming the item it belongs to, 10 % of them changed), next to the
- * same request's offline analysis time. Each pass builds every prompt's evidence anew, as for a new request (the
- * port's EvidenceCache only spares a prompt seen before).
+ * same request's offline analysis time. Each pass builds every prompt's evidence anew from the values the prompt
+ * showed, as for a new request (the port's EvidenceCache only spares a prompt seen before); neither the prompt
+ * nor the answer is parsed in the timed pass (the port has the prompt's values and the parsed answer in hand).
  */
 export async function benchGrounding(profile: BenchProfile): Promise<BenchResult> {
   const repeats = profile.mode === "full" ? 21 : 5;
@@ -86,21 +100,21 @@ export async function benchGrounding(profile: BenchProfile): Promise<BenchResult
   // Every request's answers are recorded first, and both sides run untimed over every request before any is
   // timed: the first request timed must not pay for compiling the code the others find ready (the row timed
   // first used to be 2-3 times its steady cost).
-  const recorded: Array<{ label: string; body: Record<string, unknown>; repeats: number; answers: Array<{ body: ChatRequestBody; content: string }> }> = [];
+  const recorded: Array<{ label: string; body: Record<string, unknown>; repeats: number; answers: RecordedCall[] }> = [];
   for (const request of requests) {
     await offline.analyze(request.body);
     const model = perturbingModel(0.1, 20);
-    const answers: Array<{ body: ChatRequestBody; content: string }> = [];
+    const answers: RecordedCall[] = [];
     const llm = await startLlmHarness((chat) => {
       const reply = model.script(chat);
-      answers.push({ body: chat, content: reply.content! });
+      answers.push(recordedCall(chat, reply.content!));
       return reply;
     }, { llm: { cache: false, trackUsage: false } });
     await llm.analyze(request.body);
     await llm.close();
     recorded.push({ ...request, answers });
   }
-  const groundAll = (answers: Array<{ body: ChatRequestBody; content: string }>) => () => answers.forEach((a) => groundOnce(a.body, a.content));
+  const groundAll = (answers: RecordedCall[]) => () => answers.forEach(groundOnce);
   for (let i = 0; i < WARM_UP_PASSES; i++) for (const { answers } of recorded) groundAll(answers)();
   const rows: BenchRow[] = [];
   for (const { label, body, repeats: n, answers } of recorded) {

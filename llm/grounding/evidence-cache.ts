@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
-import { collectEvidence, type GroundingEvidence, shownInput } from "./evidence.js";
+import type { Prompt } from "../prompt-kit.js";
+import { collectEvidence, type GroundingEvidence } from "./evidence.js";
 
 /** Prompts whose evidence is kept: an analysis has six model calls, so this covers a few analyses repeated. */
 const MAX_PROMPTS = 32;
@@ -8,8 +9,8 @@ const MAX_PROMPT_CHARS = 1_000_000;
 
 /**
  * The evidence of recent prompts, by their user message: a prompt asked again (an analysis repeated with its
- * answers from the response cache, the same request sent twice) is parsed and indexed once, not once per
- * answer. The evidence is a pure function of the prompt text, so an entry never goes stale.
+ * answers from the response cache, the same request sent twice) is indexed once, not once per answer. The
+ * evidence is a pure function of what the prompt shows, which its text says whole, so an entry never goes stale.
  */
 export class EvidenceCache {
   private readonly lru = new LRUCache<string, GroundingEvidence>({
@@ -18,11 +19,11 @@ export class EvidenceCache {
     sizeCalculation: (_evidence, prompt) => Math.max(1, prompt.length),
   });
 
-  /** The evidence of a prompt's messages, built on its first use. */
-  of(messages: readonly { role: string; content: string }[]): GroundingEvidence {
-    const key = messages.find((m) => m.role === "user")?.content ?? "";
+  /** The evidence of a prompt, built from the values it shows on its first use. */
+  of(prompt: Prompt): GroundingEvidence {
+    const key = prompt.messages[1].content;
     let evidence = this.lru.get(key);
-    if (!evidence) this.lru.set(key, (evidence = collectEvidence(shownInput(messages))));
+    if (!evidence) this.lru.set(key, (evidence = collectEvidence(prompt.shown)));
     return evidence;
   }
 }

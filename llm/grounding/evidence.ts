@@ -1,10 +1,10 @@
 import { AGENT_NAMES, SEVERITIES, type Severity, severityRank } from "../../domain/result.js";
 import { citedIds } from "./claims.js";
-import { evidenceValues, NumberIndex, type NumberSet, NumberSpans } from "./numbers.js";
+import { evidenceValues, type NumberSet, NumberSpans } from "./numbers.js";
 
 /** What a model answer is checked against: the values, ids and severities of the evidence it was given. */
 export interface GroundingEvidence {
-  numbers: NumberIndex;
+  numbers: NumberSpans;
   /**
    * The numbers under each field name (lower case), nested ones included: what "std 0.02" may state; with
    * anchors (what `anchorsIn` found), only those inside the items they name (undefined when none holds the field).
@@ -65,7 +65,6 @@ class NamedNumbers {
   /** Per field name, and per anchor name, [start, end) pairs into `numbers`. */
   private readonly ranges = new Map<string, number[]>();
   private readonly anchors = new Map<string, number[]>();
-  private readonly built = new Map<string, NumberIndex>();
 
   constructor(private readonly numbers: readonly number[]) {}
 
@@ -123,18 +122,12 @@ class NamedNumbers {
   get(name: string, anchors?: readonly string[]): NumberSet | undefined {
     const ranges = this.ranges.get(name);
     if (!ranges) return undefined;
-    return anchors?.length ? this.within(ranges, anchors) : this.all(name, ranges);
+    return anchors?.length ? this.within(ranges, anchors) : this.all(ranges);
   }
 
-  /** Every value of a field, indexed the first time it is asked for. */
-  private all(name: string, ranges: readonly number[]): NumberIndex {
-    let index = this.built.get(name);
-    if (!index) {
-      const values: number[] = [];
-      for (let i = 0; i < ranges.length; i += 2) for (let j = ranges[i]!; j < ranges[i + 1]!; j++) values.push(this.numbers[j]!);
-      this.built.set(name, (index = new NumberIndex(values)));
-    }
-    return index;
+  /** Every value of a field: its ranges of the list. */
+  private all(ranges: readonly number[]): NumberSpans {
+    return new NumberSpans(this.numbers, ranges);
   }
 
   /** The values of a field inside the anchored items: the spans where its ranges and theirs overlap, not copied. */
@@ -210,6 +203,19 @@ function pushRange(map: Map<string, number[]>, key: string, start: number, end: 
   else map.set(key, [start, end]);
 }
 
+/** Field names in lower case, kept: a prompt repeats the same few dozen keys hundreds of times. */
+const LOWER_KEYS = new Map<string, string>();
+const MAX_LOWER_KEYS = 4096;
+
+function lowerCase(key: string): string {
+  let lower = LOWER_KEYS.get(key);
+  if (lower === undefined) {
+    lower = key.toLowerCase();
+    if (LOWER_KEYS.size < MAX_LOWER_KEYS) LOWER_KEYS.set(key, lower);
+  }
+  return lower;
+}
+
 /**
  * The evidence of one model call: every number in what the model was shown (JSON numbers, numbers written in
  * evidence sentences, list lengths), also by the field names it sits under, every finding and rule id, and each
@@ -237,43 +243,37 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
       for (const item of value) walk(item);
     } else if (value && typeof value === "object") {
       const o = value as Record<string, unknown>;
-      const severity = o.severity as Severity;
-      if (typeof o.id === "string" && SEVERITIES.includes(severity)) {
-        ids.add(o.id);
-        const known = severityOf.get(o.id);
-        if (!known || severityRank(severity) < severityRank(known)) severityOf.set(o.id, severity);
-        if (severityRank(severity) < severityRank(top)) top = severity;
-      }
-      if (typeof o.rule_id === "string") {
-        ids.add(o.rule_id);
-        // A cross finding's rule joins the rules it rests on ("XA-11<CK-02", "CK-11×DS"): each may be cited alone.
-        if (o.rule_id.length > 6) for (const part of citedIds(o.rule_id)) ids.add(part);
-      }
-      if (Array.isArray(o.finding_ids)) for (const id of o.finding_ids) if (typeof id === "string") ids.add(id);
       const first = numbers.length;
-      // Most objects name nothing: their names are read only when one of their keys is an anchor key.
+      // Most objects name nothing: their ids and names are read only when one of their keys is an anchor key.
       let named = false;
       for (const key in o) {
-        const v = o[key];
         const start = numbers.length;
-        walk(v);
+        walk(o[key]);
         // Most keys hold text without a number (titles, descriptions): nothing to record, not even the name.
-        if (numbers.length > start) byName.addRange(key.toLowerCase(), start, numbers.length);
+        if (numbers.length > start) byName.addRange(lowerCase(key), start, numbers.length);
         if (IS_ANCHOR_KEY.has(key)) named = true;
       }
-      if (named) for (const name of anchorNamesOf(o)) byName.addAnchor(name, first, numbers.length);
+      if (!named) return;
+      readIds(o);
+      for (const name of anchorNamesOf(o)) byName.addAnchor(name, first, numbers.length);
     }
   };
+  /** The finding id and severity, rule ids and cited findings of an object that names something. */
+  const readIds = (o: Record<string, unknown>): void => {
+    const severity = o.severity as Severity;
+    if (typeof o.id === "string" && SEVERITIES.includes(severity)) {
+      ids.add(o.id);
+      const known = severityOf.get(o.id);
+      if (!known || severityRank(severity) < severityRank(known)) severityOf.set(o.id, severity);
+      if (severityRank(severity) < severityRank(top)) top = severity;
+    }
+    if (typeof o.rule_id === "string") {
+      ids.add(o.rule_id);
+      // A cross finding's rule joins the rules it rests on ("XA-11<CK-02", "CK-11×DS"): each may be cited alone.
+      if (o.rule_id.length > 6) for (const part of citedIds(o.rule_id)) ids.add(part);
+    }
+    if (Array.isArray(o.finding_ids)) for (const id of o.finding_ids) if (typeof id === "string") ids.add(id);
+  };
   for (const value of shown) walk(value);
-  return { numbers: new NumberIndex(numbers), byName, anchorsIn: (text) => byName.anchorsIn(text), ids, severityOf, top };
-}
-
-/** The JSON object of a prompt's user message (every prompt of ours sends one), or its text when not JSON. */
-export function shownInput(messages: readonly { role: string; content: string }[]): unknown {
-  const user = messages.find((m) => m.role === "user")?.content ?? "";
-  try {
-    return JSON.parse(user) as unknown;
-  } catch {
-    return user;
-  }
+  return { numbers: new NumberSpans(numbers), byName, anchorsIn: (text) => byName.anchorsIn(text), ids, severityOf, top };
 }

@@ -148,73 +148,39 @@ export interface NumberSet {
 }
 
 /**
- * The values x a statement of |value| within `tolerance` may stand for: x in [v - tolerance, v + tolerance] and
- * |value| within RELATIVE_ROUNDING of x (x in [v / 1.1, v / 0.9]), plus float noise; one interval. A rounding
- * keeps at least one digit of the value: x is no smaller than the unit of the last digit written (2 tolerance),
- * so "1" cannot stand for 0.94 (a model shown 0.94 that writes "1" carried the rounding into the next decade and
- * states none of its digits; an index 0 changed to 1 next to a value 0.94 hid this way), while "0.9" and "1.0"
- * can. A stated 0 stands for 0 only (the relative bound).
- */
-function standsForInterval(value: number, tolerance: number): [low: number, high: number] {
-  const v = Math.abs(value);
-  const noise = 1e-9 * Math.max(1, v);
-  const low = Math.max(v - tolerance, v / (1 + RELATIVE_ROUNDING), v > 0 ? 2 * tolerance : 0);
-  return [low - noise, Math.min(v + tolerance, v / (1 - RELATIVE_ROUNDING)) + noise];
-}
-
-/** Sorted absolute values for lookups within a tolerance. */
-export class NumberIndex implements NumberSet {
-  private readonly sorted: Float64Array;
-
-  constructor(values: readonly number[]) {
-    const sorted = new Float64Array(values.length);
-    let n = 0;
-    for (const v of values) if (Number.isFinite(v)) sorted[n++] = Math.abs(v);
-    this.sorted = sorted.subarray(0, n).sort();
-  }
-
-  get size(): number {
-    return this.sorted.length;
-  }
-
-  /** Whether some value lies in the interval a statement of `value` within `tolerance` stands for: one search. */
-  has(value: number, tolerance: number): boolean {
-    const [low, high] = standsForInterval(value, tolerance);
-    let lo = 0;
-    let hi = this.sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.sorted[mid]! < low) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.sorted.length && this.sorted[lo]! <= high;
-  }
-
-  /** Whether a stated number is grounded: some reading (all parts of a list reading) is in the index. */
-  grounds(n: StatedNumber): boolean {
-    return n.readings.some((parts) => parts.every((r) => this.has(r.value, r.tolerance)));
-  }
-}
-
-/**
- * The values at some spans of a list of numbers, checked one by one: the few values of one field in the items a
- * sentence names, for which sorting an index would cost more than the scan.
+ * Values a stated number may be checked against: the values of a list of numbers at some of its spans (all of
+ * it, the ranges of a field, the values inside the items a sentence names), scanned, never copied nor sorted.
+ * An answer states a few dozen numbers against a prompt's few hundred: sorting an index per prompt (and per
+ * field asked) cost more than the scans it spared, and allocated.
  */
 export class NumberSpans implements NumberSet {
-  /** `spans` holds [start, end) pairs into `values`. */
-  constructor(private readonly values: readonly number[], private readonly spans: readonly number[]) {}
+  /** `spans` holds [start, end) pairs into `values` (the whole list when omitted). */
+  constructor(private readonly values: readonly number[], private readonly spans: readonly number[] = [0, values.length]) {}
 
-  private has(value: number, tolerance: number): boolean {
-    const [low, high] = standsForInterval(value, tolerance);
-    for (let s = 0; s < this.spans.length; s += 2) {
-      for (let i = this.spans[s]!; i < this.spans[s + 1]!; i++) {
-        const x = Math.abs(this.values[i]!);
+  /**
+   * Whether some value x is one a statement of |value| within `tolerance` may stand for: x in [v - tolerance,
+   * v + tolerance] and |value| within RELATIVE_ROUNDING of x (x in [v / 1.1, v / 0.9]), plus float noise. A
+   * rounding keeps at least one digit of the value: x is no smaller than the unit of the last digit written
+   * (2 tolerance), so "1" cannot stand for 0.94 (a model shown 0.94 that writes "1" carried the rounding into the
+   * next decade and states none of its digits; an index 0 changed to 1 next to a value 0.94 hid this way), while
+   * "0.9" and "1.0" can. A stated 0 stands for 0 only (the relative bound).
+   */
+  has(value: number, tolerance: number): boolean {
+    const v = Math.abs(value);
+    const noise = 1e-9 * Math.max(1, v);
+    const low = Math.max(v - tolerance, v / (1 + RELATIVE_ROUNDING), v > 0 ? 2 * tolerance : 0) - noise;
+    const high = Math.min(v + tolerance, v / (1 - RELATIVE_ROUNDING)) + noise;
+    const { values, spans } = this;
+    for (let s = 0; s < spans.length; s += 2) {
+      for (let i = spans[s]!, end = spans[s + 1]!; i < end; i++) {
+        const x = Math.abs(values[i]!);
         if (x >= low && x <= high) return true;
       }
     }
     return false;
   }
 
+  /** Whether a stated number is grounded: some reading (all parts of a list reading) is among the values. */
   grounds(n: StatedNumber): boolean {
     return n.readings.some((parts) => parts.every((r) => this.has(r.value, r.tolerance)));
   }

@@ -1,7 +1,7 @@
 import { AGENT_NAMES } from "../../domain/result.js";
 import { BOUND_LEVELS, boundValue } from "../../llm/bound.js";
 import type { AdviceRequest } from "../../llm/port.js";
-import { type ChatMessages, fitFindings, fitList, jsonObject, systemMessage, userBudgetChars } from "../../llm/prompt-kit.js";
+import { fitFindings, fitList, jsonPrompt, type Prompt, systemMessage, userBudgetChars } from "../../llm/prompt-kit.js";
 
 const AGENT = AGENT_NAMES.advise;
 /** Share of the user-message budget for the recommendations; the findings behind them get the rest. */
@@ -11,7 +11,7 @@ const RECOMMENDATIONS_SHARE = 0.55;
  * The optimization advisor's prompt: the prioritized plan (priority = position + 1) and the findings it rests on,
  * within PROMPT_TOKEN_BUDGET.
  */
-export function adviceMessages(req: AdviceRequest): ChatMessages {
+export function advicePrompt(req: AdviceRequest): Prompt {
   const system = systemMessage(
     `You are ${AGENT}, a senior machine-learning engineer turning a diagnosis into an optimization plan for the next training run.`,
     [
@@ -29,9 +29,6 @@ export function adviceMessages(req: AdviceRequest): ChatMessages {
   const fixed = { agent: AGENT, language: req.language };
   const room = userBudgetChars(system, fixed);
   const recommendationsText = fitList(recommendations, Math.floor(room * RECOMMENDATIONS_SHARE), "recommendations");
-  const findings = fitFindings(req.findings, room - recommendationsText.length);
-  return [
-    { role: "system", content: system },
-    { role: "user", content: jsonObject(fixed, { recommendations: recommendationsText, findings }) },
-  ];
+  const findings = fitFindings(req.findings, room - recommendationsText.text.length);
+  return jsonPrompt(system, fixed, { recommendations: recommendationsText, findings });
 }

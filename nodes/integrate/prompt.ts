@@ -1,7 +1,7 @@
 import { AGENT_NAMES, compareFindings } from "../../domain/result.js";
 import { BOUND_LEVELS, boundValue } from "../../llm/bound.js";
 import type { SummaryRequest } from "../../llm/port.js";
-import { type ChatMessages, fitFindings, fitList, jsonObject, systemMessage, userBudgetChars } from "../../llm/prompt-kit.js";
+import { fitFindings, fitList, jsonPrompt, type Prompt, systemMessage, userBudgetChars } from "../../llm/prompt-kit.js";
 
 const AGENT = AGENT_NAMES.integrate;
 /** Shares of the user-message budget: agent overviews, cross-artifact findings, then the analyzers' findings. */
@@ -11,7 +11,7 @@ const SHARE = { agents: 0.2, cross: 0.25 } as const;
  * The cross-artifact reasoning prompt: every analyzer's verdict and summary, the cross-artifact rules' findings,
  * then the analyzers' findings by priority, within PROMPT_TOKEN_BUDGET.
  */
-export function summaryMessages(req: SummaryRequest): ChatMessages {
+export function summaryPrompt(req: SummaryRequest): Prompt {
   const system = systemMessage(
     `You are ${AGENT}, a senior machine-learning engineer connecting what several analyzers found in the artifacts of one experiment (dataset, data checks, training history, checkpoint).`,
     [
@@ -43,11 +43,8 @@ export function summaryMessages(req: SummaryRequest): ChatMessages {
   const agentOf = new Map(Object.values(req.agentResults).flatMap((r) => r.findings.map((f) => [f, r.agent_name] as const)));
   const findings = fitFindings(
     [...agentOf.keys()].sort(compareFindings),
-    room - agentsText.length - crossText.length,
+    room - agentsText.text.length - crossText.text.length,
     (f) => ({ agent: agentOf.get(f) ?? null }),
   );
-  return [
-    { role: "system", content: system },
-    { role: "user", content: jsonObject(fixed, { agents: agentsText, cross_findings: crossText, findings }) },
-  ];
+  return jsonPrompt(system, fixed, { agents: agentsText, cross_findings: crossText, findings });
 }

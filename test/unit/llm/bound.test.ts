@@ -48,12 +48,15 @@ describe("boundValue", () => {
 
 describe("fitJson", () => {
   it("keeps a small value whole", () => {
-    expect(JSON.parse(fitJson({ a: [1, 2, 3] }, 1000))).toEqual({ a: [1, 2, 3] });
+    const { text, value } = fitJson({ a: [1, 2, 3] }, 1000);
+    expect(JSON.parse(text)).toEqual({ a: [1, 2, 3] });
+    expect(value).toStrictEqual(JSON.parse(text));
   });
 
   it("fits a 10^6-point history into the budget as parseable JSON with its statistics", () => {
     const history = { train_loss: curve(1_000_000), val_loss: curve(1_000_000, 1), steps: Array.from({ length: 1_000_000 }, (_, i) => i) };
-    const text = fitJson(history, 4000);
+    const { text, value } = fitJson(history, 4000);
+    expect(value).toStrictEqual(JSON.parse(text));
     expect(text.length).toBeLessThanOrEqual(4000);
     const parsed = JSON.parse(text) as Record<string, { summarized_array: number; points: unknown[] }>;
     expect(parsed.train_loss!.summarized_array).toBe(1_000_000);
@@ -62,7 +65,8 @@ describe("fitJson", () => {
 
   it("falls back to a cut JSON string when even the tightest level is too big", () => {
     const wide = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`a_rather_long_key_name_${i}`, "v".repeat(50)]));
-    const text = fitJson(wide, 120);
+    const { text, value } = fitJson(wide, 120);
+    expect(value).toStrictEqual(JSON.parse(text));
     expect(text.length).toBeLessThanOrEqual(120);
     expect(JSON.parse(text)).toMatch(/cut to the prompt budget/);
   });

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { Language } from "../../../artifacts/language.js";
 import { AGENT_NAMES, type AgentResult, type Finding, type Recommendation } from "../../../domain/result.js";
 import { CHARS_PER_TOKEN, estimateTokens, languageRule, PROMPT_TOKEN_BUDGET, promptTokens } from "../../../llm/prompt-kit.js";
-import { ANALYZER_PROMPTS, reviewMessages } from "../../../llm/review-prompt.js";
-import { adviceMessages } from "../../../nodes/advise/prompt.js";
+import { ANALYZER_PROMPTS, reviewPrompt } from "../../../llm/review-prompt.js";
+import { advicePrompt } from "../../../nodes/advise/prompt.js";
 import { buildAgentResult } from "../../../nodes/agent-result.js";
 import { detectorFinding } from "../../../nodes/findings.js";
-import { summaryMessages } from "../../../nodes/integrate/prompt.js";
+import { summaryPrompt } from "../../../nodes/integrate/prompt.js";
 
 const japanese: Language = { code: "ja", name: "Japanese" };
 const N = 1_000_000;
@@ -39,7 +39,9 @@ describe("prompt size bound", () => {
   });
 
   it.each(Object.keys(ANALYZER_PROMPTS))("keeps the %s review under the budget with a 10^6-point history and 500 findings", (agent) => {
-    const messages = reviewMessages(ANALYZER_PROMPTS[agent]!.prompt, { agentName: agent, language: japanese, digest: history(N), findings: many(500) });
+    const { messages, shown } = reviewPrompt(ANALYZER_PROMPTS[agent]!.prompt, { agentName: agent, language: japanese, digest: history(N), findings: many(500) });
+    // What the grounding pass reads is what the model was sent.
+    expect(shown).toStrictEqual(JSON.parse(messages[1].content));
     expect(promptTokens(messages)).toBeLessThanOrEqual(PROMPT_TOKEN_BUDGET);
     const input = JSON.parse(messages[1].content) as { findings: unknown[]; digest: { metrics: { train_loss: { summarized_array: number } } } };
     expect(input.digest.metrics.train_loss.summarized_array).toBe(N);
@@ -51,7 +53,9 @@ describe("prompt size bound", () => {
     const results: Record<string, AgentResult> = Object.fromEntries(
       ["dataset", "checks", "training", "checkpoint"].map((kind) => [kind, buildAgentResult(kind, many(500, kind), ["x".repeat(5000)], null, "s".repeat(10_000))]),
     );
-    const messages = summaryMessages({ language: japanese, agentResults: results, crossFindings: many(300, "cross") });
+    const { messages, shown } = summaryPrompt({ language: japanese, agentResults: results, crossFindings: many(300, "cross") });
+    // What the grounding pass reads is what the model was sent.
+    expect(shown).toStrictEqual(JSON.parse(messages[1].content));
     expect(promptTokens(messages)).toBeLessThanOrEqual(PROMPT_TOKEN_BUDGET);
     const input = JSON.parse(messages[1].content) as { agents: unknown[]; findings: Array<{ agent?: string }> };
     expect(input.agents).toHaveLength(4);
@@ -60,7 +64,9 @@ describe("prompt size bound", () => {
 
   it("keeps the advice prompt under the budget with 1000 recommendations", () => {
     const recs: Recommendation[] = Array.from({ length: 1000 }, (_, i) => ({ action: "a".repeat(900), rationale: "r".repeat(900), confidence: 0.5, category: "data", effort: "low", finding_ids: [`x.${i}`], citations: [], source: "detector" }));
-    const messages = adviceMessages({ language: japanese, recommendations: recs, findings: many(500) });
+    const { messages, shown } = advicePrompt({ language: japanese, recommendations: recs, findings: many(500) });
+    // What the grounding pass reads is what the model was sent.
+    expect(shown).toStrictEqual(JSON.parse(messages[1].content));
     expect(promptTokens(messages)).toBeLessThanOrEqual(PROMPT_TOKEN_BUDGET);
     const input = JSON.parse(messages[1].content) as { recommendations: Array<{ priority: number }> };
     expect(input.recommendations[0]!.priority).toBe(1);
@@ -72,7 +78,9 @@ describe("prompt content", () => {
 
   it("gives a small artifact to the model whole, with every finding and its numbers", () => {
     const digest = { epochs: 60, best_val_loss: { epoch: 23, value: 0.55 }, final_val_loss: 1.18 };
-    const messages = reviewMessages(ANALYZER_PROMPTS[AGENT_NAMES.training]!.prompt, { agentName: AGENT_NAMES.training, language: japanese, digest, findings: [small] });
+    const { messages, shown } = reviewPrompt(ANALYZER_PROMPTS[AGENT_NAMES.training]!.prompt, { agentName: AGENT_NAMES.training, language: japanese, digest, findings: [small] });
+    // What the grounding pass reads is what the model was sent.
+    expect(shown).toStrictEqual(JSON.parse(messages[1].content));
     const input = JSON.parse(messages[1].content) as { agent: string; digest: unknown; findings: Array<{ id: string; evidence: unknown[] }> };
     expect(input.agent).toBe(AGENT_NAMES.training);
     expect(input.digest).toEqual(digest);
@@ -82,11 +90,11 @@ describe("prompt content", () => {
 
   it("tells every agent which language to write in and that detector findings stand", () => {
     const all = [
-      reviewMessages(ANALYZER_PROMPTS[AGENT_NAMES.dataset]!.prompt, { agentName: AGENT_NAMES.dataset, language: japanese, digest: {}, findings: [] }),
-      summaryMessages({ language: japanese, agentResults: {}, crossFindings: [] }),
-      adviceMessages({ language: japanese, recommendations: [], findings: [] }),
+      reviewPrompt(ANALYZER_PROMPTS[AGENT_NAMES.dataset]!.prompt, { agentName: AGENT_NAMES.dataset, language: japanese, digest: {}, findings: [] }),
+      summaryPrompt({ language: japanese, agentResults: {}, crossFindings: [] }),
+      advicePrompt({ language: japanese, recommendations: [], findings: [] }),
     ];
-    for (const [system] of all) {
+    for (const { messages: [system] } of all) {
       expect(system.content).toContain("Write every text value in Japanese (language code ja)");
       expect(system.content).toMatch(/Never drop, contradict or re-grade them/);
     }

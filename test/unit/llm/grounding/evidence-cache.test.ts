@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { EvidenceCache } from "../../../../llm/grounding/evidence-cache.js";
+import type { Prompt } from "../../../../llm/prompt-kit.js";
 
-const prompt = (n: number) => [
-  { role: "system", content: "Review the findings." },
-  { role: "user", content: JSON.stringify({ findings: [{ id: "training.overfitting", severity: "high", evidence: [{ observed: n }] }] }) },
-];
+const prompt = (n: number): Prompt => {
+  const shown = { findings: [{ id: "training.overfitting", severity: "high", evidence: [{ observed: n }] }] };
+  return { messages: [{ role: "system", content: "Review the findings." }, { role: "user", content: JSON.stringify(shown) }], shown };
+};
 
 describe("EvidenceCache", () => {
   it("builds a prompt's evidence once and tells prompts apart by their user message", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evidenceValues, NumberIndex, statedNumbers } from "../../../../llm/grounding/numbers.js";
+import { evidenceValues, NumberSpans, statedNumbers } from "../../../../llm/grounding/numbers.js";
 
 const values = (text: string) => statedNumbers(text).map((n) => n.readings.map((parts) => parts.map((p) => Number(p.value.toPrecision(8)))));
 
@@ -32,8 +32,8 @@ describe("statedNumbers", () => {
   });
 });
 
-describe("NumberIndex", () => {
-  const index = new NumberIndex([0.823457, 1234, 6, -0.0003, ...evidenceValues("val loss 0.41 rose 37.5%, 1,950 rows")]);
+describe("NumberSpans", () => {
+  const index = new NumberSpans([0.823457, 1234, 6, -0.0003, ...evidenceValues("val loss 0.41 rose 37.5%, 1,950 rows")]);
 
   it("grounds a number written at any rounding of a value shown, in any format", () => {
     for (const text of ["1 950", "1.950", "1,95k", "0.82", "0,823", "82.3 %", "82,35 %", "1,234", "1 234", "1.234", "1.2k", "6", "3e-4", "0,41", "37.5 %", "0.375"]) {
@@ -48,7 +48,7 @@ describe("NumberIndex", () => {
   });
 
   it("does not let a coarse rounding stand for a value 10 % or more away from it", () => {
-    const grounds = (values: number[], text: string) => statedNumbers(text).every((n) => new NumberIndex(values).grounds(n));
+    const grounds = (values: number[], text: string) => statedNumbers(text).every((n) => new NumberSpans(values).grounds(n));
     // "1" is 0.81 at no decimals, and "0" is 0.3, but both say something else.
     expect(grounds([0.81], "1")).toBe(false);
     expect(grounds([0.3], "0")).toBe(false);
