@@ -14,8 +14,13 @@ const CRITICAL = /(?<!\p{L})(?:critical|critique|critiques|cr[ií]tic[oa]s?|krit
 const HIGH =
   /(?<!\p{L})(?:high[- ]severity|severity(?: is|:)? high|\[high\]|s[ée]v[ée]rit[ée] [ée]lev[ée]e|gravit[ée] [ée]lev[ée]e|(?:severidad|gravedad) alta|hohe[nr]? schwere|schweregrad hoch)(?!\p{L})/iu;
 
+/** What every word of CRITICAL and HIGH contains, in any case. */
+const SEVERITY_STEM = /cr[ií]t|krit|high|lev|alta|schwere/i;
+
 /** The severity a sentence claims with words, or null when it grades nothing. */
 export function claimedSeverity(text: string): Severity | null {
+  // Most sentences grade nothing: a plain scan for the stems spares them the two Unicode patterns.
+  if (!SEVERITY_STEM.test(text)) return null;
   if (CRITICAL.test(text)) return "critical";
   if (HIGH.test(text)) return "high";
   return null;

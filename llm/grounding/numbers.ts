@@ -45,6 +45,10 @@ const SUFFIXES: Array<[RegExp, number[]]> = [
   [/^\s(?:billion|billions|milliards?|milliarden|mil millones)\b/iu, [1e9]],
 ];
 
+/** The first letter of every suffix above (after at most one space): other words after a number multiply nothing. */
+const SUFFIX_START = /^\s?[%kKMGBtTmb]/u;
+const ONE = [1];
+
 const PLAIN = /^\d+$/u;
 const POINT_DECIMAL = /^\d+\.(?:\d{1,2}|\d{4,})$/u;
 
@@ -105,7 +109,7 @@ export function statedNumbers(text: string): StatedNumber[] {
     if (/^\.\p{L}/u.test(after) || /^[_\p{L}]*\d/u.test(after) || /^-\p{L}/u.test(after)) continue;
     const exponent = exponentOf(m[2], m[3], m[4]);
     const scale = 10 ** exponent;
-    const multipliers = /^\s?[%\p{L}]/u.test(after) ? [1, ...SUFFIXES.flatMap(([re, ms]) => (re.test(after) ? ms : []))] : [1];
+    const multipliers = SUFFIX_START.test(after) ? [1, ...SUFFIXES.flatMap(([re, ms]) => (re.test(after) ? ms : []))] : ONE;
     const readings = mantissas(m[1]!).flatMap((parts) =>
       multipliers.map((mult) => parts.map((p) => ({ value: p.value * scale * mult, tolerance: 0.5 * 10 ** -p.decimals * scale * mult }))),
     );
