@@ -40,6 +40,9 @@ export function citedIds(text: string): string[] {
 
 const DIGIT = /\d/u;
 
+const WORDS = /[\p{L}\p{N}_]+/gu;
+const ALL_DIGITS = /^\d+$/u;
+
 /** How many words before a number may name the quantity it is ("std is 1", "la valeur de std s'établit à 1"). */
 const NAME_WINDOW_WORDS = 5;
 
@@ -64,12 +67,16 @@ const AGGREGATION_FIELDS: ReadonlyMap<string, string> = new Map(
  * wrong for that quantity.
  */
 function namedField(before: string, evidence: GroundingEvidence): string | null {
-  const words = before.toLowerCase().match(/[\p{L}\p{N}_]+/gu)?.slice(-NAME_WINDOW_WORDS) ?? [];
+  const words = before.toLowerCase().match(WORDS)?.slice(-NAME_WINDOW_WORDS) ?? [];
+  // Two-word names are rare ("canned goods"): most prompts have none, and no pair is written out for them.
+  const phrases = evidence.byName.hasPhrases();
   for (let i = words.length - 1; i >= 0; i--) {
-    const pair = i > 0 ? `${words[i - 1]} ${words[i]}` : null;
-    if (pair && evidence.byName.places(pair) > 0) return pair;
+    if (phrases && i > 0) {
+      const pair = `${words[i - 1]} ${words[i]}`;
+      if (evidence.byName.places(pair) > 0) return pair;
+    }
     const word = words[i]!;
-    if (!/^\d+$/u.test(word) && evidence.byName.places(word) > 0) return word;
+    if (!ALL_DIGITS.test(word) && evidence.byName.places(word) > 0) return word;
     const aggregate = AGGREGATION_FIELDS.get(word);
     if (aggregate && evidence.byName.places(aggregate) > 0) return aggregate;
   }

@@ -13,6 +13,8 @@ export interface GroundingEvidence {
     get(name: string, anchors?: readonly string[]): NumberSet | undefined;
     /** In how many places of the evidence a field (lower case) is given: 0 when it is not a field name. */
     places(name: string): number;
+    /** Whether some field name has several words ("canned goods"). */
+    hasPhrases(): boolean;
     /**
      * The values paired with `position` in the [position, value] pairs of a field (null: of any field) inside the
      * items named (all items when none is): [step, loss] points, a window's [start, end]; undefined when no pair
@@ -50,10 +52,18 @@ export function anchorNamesOf(o: Record<string, unknown>): string[] {
   return out;
 }
 
+/** A table by character code (all of them below U+2030) of a set of characters: read per character of a sentence. */
+function charTable(chars: string): Uint8Array {
+  const table = new Uint8Array(0x2030);
+  for (const c of chars) table[c.charCodeAt(0)] = 1;
+  return table;
+}
+const isIn = (table: Uint8Array, code: number) => code < table.length && table[code] === 1;
+
 /** What ends a name in a sentence: white space, brackets, quotes and list punctuation. */
-const TOKEN_END = new Set([..." \t\n\r\u00a0\u202f,;()[]{}\"'«»“”‘’"].map((c) => c.charCodeAt(0)));
+const TOKEN_END = charTable(" \t\n\r\u00a0\u202f,;()[]{}\"'«»“”‘’");
 /** Marks after the last word of a sentence or clause, which are not part of the name before them. */
-const CLOSING = new Set([...".:!?…"].map((c) => c.charCodeAt(0)));
+const CLOSING = charTable(".:!?…");
 
 /**
  * Numbers by the field names they sit under, and by the items (anchors) that hold them, kept as ranges of the
@@ -68,8 +78,15 @@ class NamedNumbers {
 
   constructor(private readonly numbers: readonly number[]) {}
 
+  private phraseNames = false;
+
   addRange(name: string, start: number, end: number): void {
+    if (!this.ranges.has(name) && name.includes(" ")) this.phraseNames = true;
     pushRange(this.ranges, name, start, end);
+  }
+
+  hasPhrases(): boolean {
+    return this.phraseNames;
   }
 
   /** Anchors of several words ("canned goods"), which no token is: looked for in the whole text. */
@@ -81,12 +98,20 @@ class NamedNumbers {
     if (start < end) this.pending!.push(name, start, end);
   }
 
+  /** The shortest and longest anchor, and the characters anchors start with: most tokens are none, unsliced. */
+  private shortest = Infinity;
+  private longest = 0;
+  private readonly starts = new Set<number>();
+
   private indexAnchors(): void {
     const pending = this.pending ?? [];
     for (let i = 0; i < pending.length; i += 3) {
       const name = pending[i] as string;
       if (/\s/u.test(name)) this.phrases.add(name);
       pushRange(this.anchors, name, pending[i + 1] as number, pending[i + 2] as number);
+      this.shortest = Math.min(this.shortest, name.length);
+      this.longest = Math.max(this.longest, name.length);
+      this.starts.add(name.charCodeAt(0));
     }
     this.pending = null;
   }
@@ -101,11 +126,12 @@ class NamedNumbers {
     const out: string[] = [];
     let start = 0;
     for (let i = 0; i <= text.length; i++) {
-      if (i < text.length && !TOKEN_END.has(text.charCodeAt(i))) continue;
+      if (i < text.length && !isIn(TOKEN_END, text.charCodeAt(i))) continue;
       let end = i;
       // A sentence's closing mark (or a colon) sticks to the last word.
-      while (end > start && CLOSING.has(text.charCodeAt(end - 1))) end--;
-      if (end > start) {
+      while (end > start && isIn(CLOSING, text.charCodeAt(end - 1))) end--;
+      const length = end - start;
+      if (length >= this.shortest && length <= this.longest && this.starts.has(text.charCodeAt(start))) {
         const token = text.slice(start, end);
         if (this.anchors.has(token) && !out.includes(token)) out.push(token);
       }

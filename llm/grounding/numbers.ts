@@ -57,13 +57,16 @@ interface Parsed {
   decimals: number;
 }
 
+const GROUP_MARK = /[.,\u00a0\u202f '’]/u;
+const GROUP_MARKS = /[.,\u00a0\u202f '’]/gu;
+
 /** The values a digit group can mean: point or comma as the decimal mark, the other marks as thousands. */
 function mantissas(raw: string): Parsed[][] {
   if (PLAIN.test(raw)) return [[{ value: Number(raw), decimals: 0 }]];
   // A point before other than three digits can only be a decimal point: the common case, read at once.
   if (POINT_DECIMAL.test(raw)) return [[{ value: Number(raw), decimals: raw.length - raw.indexOf(".") - 1 }]];
-  const groups = raw.split(/[.,\u00a0\u202f '’]/u);
-  const seps: string[] = raw.match(/[.,\u00a0\u202f '’]/gu) ?? [];
+  const groups = raw.split(GROUP_MARK);
+  const seps: string[] = raw.match(GROUP_MARKS) ?? [];
   if (seps.length === 0) return [[{ value: Number(raw), decimals: 0 }]];
   // Several points and nothing else is a version or a dotted identifier, not a quantity.
   if (seps.length > 1 && seps.every((s) => s === ".") && groups.slice(1).some((g) => g.length !== 3)) return [];
@@ -95,6 +98,12 @@ function exponentOf(caret: string | undefined, superscript: string | undefined, 
   return Number(text.replace("−", "-"));
 }
 
+// The patterns statedNumbers runs per number, made once (a literal in the loop is a new object per number).
+const ENUMERATION_MARK = /^[.)]\s/u;
+const BLANK = /^[ \t]*$/u;
+/** What joins a number to a name after it: a point and a letter (3.x), letters then a digit, a hyphen and a letter. */
+const NAME_PART_AFTER = /^(?:\.\p{L}|[_\p{L}]*\d|-\p{L})/u;
+
 /** Every number stated in `text`, with its readings; list markers, identifiers and versions are left out. */
 export function statedNumbers(text: string): StatedNumber[] {
   const out: StatedNumber[] = [];
@@ -103,10 +112,10 @@ export function statedNumbers(text: string): StatedNumber[] {
     // A bounded look ahead: slicing to the end of a long text for every number would be quadratic.
     const after = text.slice(index + m[0].length, index + m[0].length + 24);
     // "1." or "2)" opening a line is an enumeration, not a claim.
-    if (/^[.)]\s/u.test(after) && /^[ \t]*$/u.test(text.slice(text.lastIndexOf("\n", index - 1) + 1, index))) continue;
+    if (ENUMERATION_MARK.test(after) && BLANK.test(text.slice(text.lastIndexOf("\n", index - 1) + 1, index))) continue;
     // A number glued to letters or digits after it with a point is part of an identifier ("3.x", "1.2.3"); one
     // joined to a word by a hyphen is part of a compound ("5-fold", "16-bit"), a name rather than a measurement.
-    if (/^\.\p{L}/u.test(after) || /^[_\p{L}]*\d/u.test(after) || /^-\p{L}/u.test(after)) continue;
+    if (NAME_PART_AFTER.test(after)) continue;
     const exponent = exponentOf(m[2], m[3], m[4]);
     const scale = 10 ** exponent;
     const multipliers = SUFFIX_START.test(after) ? [1, ...SUFFIXES.flatMap(([re, ms]) => (re.test(after) ? ms : []))] : ONE;
