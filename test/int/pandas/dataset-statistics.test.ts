@@ -11,37 +11,13 @@ import { QUANTILE_ESTIMATE_RANK_ERROR } from "../../../client/dataset/numeric.js
 import type { DatasetStatistics } from "../../../client/dataset/index.js";
 import { EXIT } from "../../../client/exit-codes.js";
 import { main } from "../../../client/main.js";
+import { expectClose, type PandasReference, sameTop } from "../../support/pandas-reference.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** Made by scripts/setup-pandas.sh, which npm test runs before the tiers. */
 const PYTHON = join(ROOT, ".cache/venv-pandas/bin/python");
 const CHECK = join(ROOT, "scripts/pandas/dataset_check.py");
-
-interface PandasColumn {
-  count: number;
-  missing: number;
-  unique: number;
-  top: string | number | boolean | null;
-  top_frequency: number | null;
-  mean?: number;
-  std?: number;
-  min?: number;
-  max?: number;
-  p25?: number;
-  p50?: number;
-  p75?: number;
-  /** [pandas quantile at q − ε, at q + ε] per quartile, ε = QUANTILE_ESTIMATE_RANK_ERROR. */
-  quartile_bounds?: Array<[number, number]>;
-}
-interface PandasReference {
-  splits: Record<string, number>;
-  columns: Record<string, PandasColumn>;
-  class_distribution?: Record<string, Record<string, number>>;
-  duplicates: { count: number; fraction: number };
-  train_test_overlap?: { count: number; fraction: number };
-  drift?: Record<string, Record<string, number | string>>;
-}
 
 async function python(args: string[]): Promise<unknown> {
   const { stdout } = await run(PYTHON, [CHECK, ...args], { cwd: ROOT, timeout: 240_000, maxBuffer: 64 << 20, env: { PATH: process.env.PATH, HOME: process.env.HOME, LANG: "C.UTF-8" } });
@@ -56,19 +32,6 @@ async function clientStatistics(train: string, test: string | null, target?: str
   const code = await main(["analyse", "--data", train, ...(test ? ["--test", test] : []), ...(target ? ["--target", target] : []), "--dry-run", "--quiet"], io);
   expect(code, stderr).toBe(EXIT.ok);
   return (JSON.parse(stdout) as { dataset_artifacts: { statistics: DatasetStatistics } }).dataset_artifacts.statistics;
-}
-
-/** Agreement to 1e-9 relative (absolute near zero), the issue's bar for every exact number. */
-function close(actual: number | null | undefined, want: number, what: string): void {
-  expect(actual, what).toBeTypeOf("number");
-  expect(Math.abs((actual as number) - want), `${what}: ${actual} vs pandas ${want}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
-}
-
-/** pandas' top keeps the value's type; ours is text (JSON keys): numbers as numbers, booleans case-blind. */
-function sameTop(actual: string | null, want: PandasColumn["top"]): boolean {
-  if (typeof want === "number") return actual !== null && Number(actual) === want;
-  if (typeof want === "boolean") return actual?.toLowerCase() === String(want);
-  return actual === want;
 }
 
 function compareColumns(got: DatasetStatistics, want: PandasReference): void {
@@ -86,7 +49,7 @@ function compareColumns(got: DatasetStatistics, want: PandasReference): void {
       expect([g.mean, g.std, g.p25, g.p50, g.p75], name).toEqual([null, null, null, null, null]);
       continue;
     }
-    for (const key of ["mean", "std", "min", "max"] as const) close(g[key], w[key]!, `${name}.${key}`);
+    for (const key of ["mean", "std", "min", "max"] as const) expectClose(g[key], w[key]!, `${name}.${key}`);
     const quartiles = [g.p25, g.p50, g.p75];
     if (g.quartiles_estimated) {
       // The documented bound: each estimate lies between pandas' quantiles at q − ε and q + ε.
@@ -95,7 +58,7 @@ function compareColumns(got: DatasetStatistics, want: PandasReference): void {
         expect(quartiles[i], `${name} quartile ${i + 1}`).toBeLessThanOrEqual(hi);
       });
     } else {
-      quartiles.forEach((q, i) => close(q, [w.p25, w.p50, w.p75][i]!, `${name} quartile ${i + 1}`));
+      quartiles.forEach((q, i) => expectClose(q, [w.p25, w.p50, w.p75][i]!, `${name} quartile ${i + 1}`));
     }
   }
 }
@@ -103,9 +66,9 @@ function compareColumns(got: DatasetStatistics, want: PandasReference): void {
 function compareRows(got: DatasetStatistics, want: PandasReference): void {
   expect(got.splits).toEqual(Object.fromEntries(Object.entries(want.splits).map(([k, n]) => [k, { num_rows: n }])));
   expect(got.duplicates.count).toBe(want.duplicates.count);
-  close(got.duplicates.fraction, want.duplicates.fraction, "duplicates.fraction");
+  expectClose(got.duplicates.fraction, want.duplicates.fraction, "duplicates.fraction");
   expect(got.train_test_overlap?.count).toBe(want.train_test_overlap?.count);
-  if (want.train_test_overlap) close(got.train_test_overlap?.fraction, want.train_test_overlap.fraction, "train_test_overlap.fraction");
+  if (want.train_test_overlap) expectClose(got.train_test_overlap?.fraction, want.train_test_overlap.fraction, "train_test_overlap.fraction");
 }
 
 function compareDrift(got: DatasetStatistics, want: PandasReference): void {
@@ -113,7 +76,7 @@ function compareDrift(got: DatasetStatistics, want: PandasReference): void {
   for (const [name, w] of Object.entries(want.drift ?? {})) {
     const g = got.drift![name]! as Record<string, number | string>;
     expect(g.kind, name).toBe(w.kind);
-    for (const [key, v] of Object.entries(w)) if (typeof v === "number") close(g[key] as number, v, `drift.${name}.${key}`);
+    for (const [key, v] of Object.entries(w)) if (typeof v === "number") expectClose(g[key] as number, v, `drift.${name}.${key}`);
   }
 }
 

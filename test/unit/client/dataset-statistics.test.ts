@@ -3,45 +3,12 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { computeDatasetArtifacts, type DatasetArtifacts } from "../../../client/dataset/index.js";
 import { parseDatasetArtifact } from "../../../nodes/dataset/parse.js";
+import { expectClose, type PandasReference, sameTop } from "../../support/pandas-reference.js";
 
 /** Written by scripts/fixtures/client_dataset.py with pandas 2.2 and scipy from the same files. */
 const dir = fileURLToPath(new URL("../../fixtures/client-dataset/", import.meta.url));
-interface ExpectedColumn {
-  count: number;
-  missing: number;
-  unique: number;
-  top: string | number | boolean | null;
-  top_frequency: number | null;
-  mean?: number;
-  std?: number;
-  min?: number;
-  max?: number;
-  p25?: number;
-  p50?: number;
-  p75?: number;
-}
-interface Expected {
-  splits: { train: number; test: number };
-  columns: Record<string, ExpectedColumn>;
-  class_distribution: Record<string, Record<string, number>>;
-  duplicates: { count: number; fraction: number };
-  train_test_overlap: { count: number; fraction: number };
-  drift: Record<string, Record<string, number | string>>;
-}
+type Expected = PandasReference & Required<Pick<PandasReference, "class_distribution" | "train_test_overlap" | "drift">> & { splits: { train: number; test: number } };
 const expected = JSON.parse(readFileSync(`${dir}expected.json`, "utf8")) as Expected;
-
-/** Agreement to 1e-9 relative (absolute near zero), the issue's bar for every computed number. */
-function close(actual: number | null | undefined, want: number, what: string): void {
-  expect(actual, what).toBeTypeOf("number");
-  expect(Math.abs((actual as number) - want), `${what}: ${actual} vs pandas ${want}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
-}
-
-/** pandas' top keeps the value's type; ours is text (JSON keys): compare numbers as numbers, booleans case-blind. */
-function sameTop(actual: string | null, want: ExpectedColumn["top"]): boolean {
-  if (typeof want === "number") return actual !== null && Number(actual) === want;
-  if (typeof want === "boolean") return actual?.toLowerCase() === String(want);
-  return actual === want;
-}
 
 const FORMATS = ["csv", "tsv", "csv.gz", "tsv.gz", "parquet", "jsonl", "jsonl.gz"] as const;
 
@@ -64,7 +31,7 @@ describe.each(FORMATS)("dataset statistics from %s files agree with pandas", (fo
       });
       expect(got.unique_estimated, name).toBeUndefined();
       expect(sameTop(got.top, want.top), `${name} top ${got.top} vs pandas ${String(want.top)}`).toBe(true);
-      close(got.missing_fraction, want.missing / expected.splits.train, `${name}.missing_fraction`);
+      expectClose(got.missing_fraction, want.missing / expected.splits.train, `${name}.missing_fraction`);
     }
   });
 
@@ -76,7 +43,7 @@ describe.each(FORMATS)("dataset statistics from %s files agree with pandas", (fo
         expect([got.mean, got.std, got.p50], name).toEqual([null, null, null]);
         continue;
       }
-      for (const key of ["mean", "std", "min", "max", "p25", "p50", "p75"] as const) close(got[key], want[key]!, `${name}.${key}`);
+      for (const key of ["mean", "std", "min", "max", "p25", "p50", "p75"] as const) expectClose(got[key], want[key]!, `${name}.${key}`);
     }
   });
 
@@ -84,9 +51,9 @@ describe.each(FORMATS)("dataset statistics from %s files agree with pandas", (fo
     const s = (await compute()).statistics;
     expect(s.class_distribution).toEqual(expected.class_distribution);
     expect(s.duplicates.count).toBe(expected.duplicates.count);
-    close(s.duplicates.fraction, expected.duplicates.fraction, "duplicates.fraction");
+    expectClose(s.duplicates.fraction, expected.duplicates.fraction, "duplicates.fraction");
     expect(s.train_test_overlap?.count).toBe(expected.train_test_overlap.count);
-    close(s.train_test_overlap?.fraction, expected.train_test_overlap.fraction, "train_test_overlap.fraction");
+    expectClose(s.train_test_overlap?.fraction, expected.train_test_overlap.fraction, "train_test_overlap.fraction");
   });
 
   it("gives PSI and KS per numeric column and PSI and total variation per categorical one", async () => {
@@ -95,7 +62,7 @@ describe.each(FORMATS)("dataset statistics from %s files agree with pandas", (fo
     for (const [name, want] of Object.entries(expected.drift)) {
       const got = drift[name]! as Record<string, number | string>;
       expect(got.kind, name).toBe(want.kind);
-      for (const [key, v] of Object.entries(want)) if (typeof v === "number") close(got[key] as number, v, `drift.${name}.${key}`);
+      for (const [key, v] of Object.entries(want)) if (typeof v === "number") expectClose(got[key] as number, v, `drift.${name}.${key}`);
     }
   });
 });
