@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dataset_reference import read_pair, reference  # noqa: E402
 
