@@ -4,6 +4,7 @@ import { datasetAnalyzer } from "../nodes/dataset/node.js";
 import { type Examination, examinePayload } from "../nodes/examine.js";
 import type { OffLoopKind } from "../nodes/examine-off-loop.js";
 import { trainingAnalyzer } from "../nodes/training/node.js";
+import { readsAsColumn } from "../nodes/training/parse/index.js";
 import { type PackedValue, unpackNumberColumns } from "./number-columns.js";
 import type { TaskOutput } from "./tasks.js";
 
@@ -13,6 +14,14 @@ const OFF_LOOP_ANALYZERS = {
   dataset: datasetAnalyzer,
   checks: checksAnalyzer,
 } satisfies Record<OffLoopKind, AnalyzerSpec<unknown, unknown, ArtifactSource>>;
+
+/**
+ * Where a kind's parser reads a number array as the column it came as (Float64Column), so the worker does not
+ * rebuild it as a JS array; the others get arrays.
+ */
+const COLUMN_READERS: Partial<Record<OffLoopKind, (payload: Record<string, unknown>, path: ReadonlyArray<string | number>) => boolean>> = {
+  training: readsAsColumn,
+};
 
 export interface ExamineTask {
   kind: OffLoopKind;
@@ -24,7 +33,9 @@ export interface ExamineTask {
 
 /** Worker task: an artifact's payload → its examination (nodes/examine.ts), plain data. */
 export async function examineTask(task: ExamineTask): Promise<TaskOutput<Examination<unknown>>> {
-  const payload = (await unpackNumberColumns(task.packed)) as Record<string, unknown>;
+  const reads = COLUMN_READERS[task.kind];
+  const keepColumn = reads && ((path: ReadonlyArray<string | number>) => reads(task.packed.value as Record<string, unknown>, path));
+  const payload = (await unpackNumberColumns(task.packed, keepColumn)) as Record<string, unknown>;
   const spec: AnalyzerSpec<unknown, unknown, ArtifactSource> = OFF_LOOP_ANALYZERS[task.kind];
   return { value: await examinePayload(spec, payload, task.source, task.withDigest), transfer: [] };
 }

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { Float64Column } from "../artifacts/float64-column.js";
 import { markNumberArray } from "../artifacts/json-values.js";
 
 /**
@@ -111,10 +112,17 @@ export function packNumberColumns(value: unknown): PackedValue & { transfer: Arr
   return { value: root, columns, transfer, size };
 }
 
-/** Rebuilds the number arrays of `packed` in place, a slice at a time, and returns the whole tree. */
-export async function unpackNumberColumns(packed: PackedValue): Promise<unknown> {
+/**
+ * Rebuilds the number arrays of `packed` in place, a slice at a time, and returns the whole tree. A column at a
+ * path `keepColumn` accepts (its reader takes columns) is put in place as a Float64Column instead, not rebuilt.
+ */
+export async function unpackNumberColumns(packed: PackedValue, keepColumn: (path: NumberColumn["path"]) => boolean = () => false): Promise<unknown> {
   let root = packed.value;
   for (const { path, values, nulls } of packed.columns) {
+    if (path.length > 0 && keepColumn(path)) {
+      setAt(root, path, new Float64Column(values, nulls));
+      continue;
+    }
     const array = new Array<number | null>(values.length);
     for (let start = 0; start < values.length; start += SLICE) {
       const end = Math.min(values.length, start + SLICE);
@@ -128,12 +136,17 @@ export async function unpackNumberColumns(packed: PackedValue): Promise<unknown>
       root = array;
       continue;
     }
-    let parent = root as Record<string | number, unknown>;
-    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-    const key = path[path.length - 1]!;
-    if (typeof key === "number") parent[key] = array;
-    else setOwn(parent, key, array);
+    setAt(root, path, array);
     await nextTurn();
   }
   return root;
+}
+
+/** Puts `value` at `path` (not empty) of the tree `root`. */
+function setAt(root: unknown, path: NumberColumn["path"], value: unknown): void {
+  let parent = root as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  const key = path[path.length - 1]!;
+  if (typeof key === "number") parent[key] = value;
+  else setOwn(parent, key, value);
 }

@@ -1,3 +1,4 @@
+import { Float64Column } from "../../../artifacts/float64-column.js";
 import { readMetricValue } from "./number.js";
 import type { SeriesBuilder } from "./series-builder.js";
 
@@ -8,11 +9,16 @@ const isPointObject = (p: unknown): p is PointObject => p !== null && typeof p =
 
 /**
  * Reads `{name: [number…]}` (index = step) and `{name: [{step, value, timestamp?, epoch?}…]}` (MLflow metric
- * history: unordered, several values per step, "NaN"/"Infinity" strings). Returns whether any point was an object.
+ * history: unordered, several values per step, "NaN"/"Infinity" strings); a number array may come as a Float64Column
+ * (see readsAsColumn). Returns whether any point was an object.
  */
 export function readMetricArrays(metrics: Record<string, unknown>, out: SeriesBuilder): boolean {
   let history = false;
   for (const [name, raw] of Object.entries(metrics)) {
+    if (raw instanceof Float64Column) {
+      out.columns(name, raw.length).pushColumn(raw);
+      continue;
+    }
     if (!Array.isArray(raw)) continue;
     const cols = out.columns(name, raw.length);
     for (let i = cols.pushIndexed(raw, 0); i < raw.length; i = cols.pushIndexed(raw, i + 1)) {

@@ -1,5 +1,6 @@
 import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
 import type { RunMeta, TrainingFormat, TrainingRun } from "../model.js";
+import { isAxisName } from "../names.js";
 import { paramNumber } from "../params.js";
 import { readProgress } from "./progress.js";
 import { readMetricArrays } from "./arrays.js";
@@ -51,6 +52,24 @@ export function parseTrainingArtifact(payload: Record<string, unknown>): Trainin
   };
   meta.progress = readProgress(payload.metadata, meta.maxSteps, params);
   return { format: read?.format ?? "logs_only", series, params, logs: summarizeLogs(lines), meta };
+}
+
+/**
+ * Whether the number array at `path` of a payload may be given to parseTrainingArtifact as a Float64Column: the
+ * `{name: number[]}` arrays readMetricArrays reads, not those a column table (one of its keys an axis), a trainer
+ * state or a content format reads as arrays. Decided from the keys only, so `payload` may hold anything in place of
+ * its arrays (a worker asks before rebuilding them).
+ */
+export function readsAsColumn(payload: Record<string, unknown>, path: ReadonlyArray<string | number>): boolean {
+  const { metrics } = payload;
+  return (
+    path.length === 2 &&
+    path[0] === "metrics" &&
+    isRecord(metrics) &&
+    typeof metrics.format !== "string" &&
+    !("log_history" in metrics) &&
+    !Object.keys(metrics).some(isAxisName)
+  );
 }
 
 function readMetrics(metrics: unknown, builder: SeriesBuilder): ReadResult {

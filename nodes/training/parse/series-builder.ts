@@ -1,3 +1,4 @@
+import type { Float64Column } from "../../../artifacts/float64-column.js";
 import { normalizeMetricName } from "../names.js";
 import type { MetricName, MetricSeries } from "../model.js";
 
@@ -61,6 +62,23 @@ class PointColumns {
     // Epochs and timestamps, when a column has them, are NaN (unknown) beyond its length already.
     this.length = j;
     return i;
+  }
+
+  /**
+   * Appends a `{name: number[]}` array that arrived as a column, index = step, nulls as gaps: what `pushIndexed`
+   * reads from the array, copied from the column in one pass when it has no nulls.
+   */
+  pushColumn(column: Float64Column): void {
+    const { values, nulls } = column;
+    if (!nulls && !this.steps && this.length === 0) {
+      if ((this.budget.left -= values.length) < 0) throw tooManyPoints();
+      this.reserve(values.length);
+      this.values.set(values);
+      this.length = values.length;
+      return;
+    }
+    this.reserve(values.length);
+    for (let i = 0; i < values.length; i++) if (!nulls?.[i]) this.push(i, values[i]!, Number.NaN, Number.NaN);
   }
 
   /** The steps written out (positions so far), once a point's step is not its position. */
@@ -142,7 +160,7 @@ export class SeriesBuilder {
   }
 
   /** The columns for a raw name, so hot loops resolve the name once; `expected` points reserves room for them. */
-  columns(raw: string, expected = 0): Pick<PointColumns, "push" | "pushIndexed"> {
+  columns(raw: string, expected = 0): Pick<PointColumns, "push" | "pushIndexed" | "pushColumn"> {
     let cols = this.byRaw.get(raw);
     if (!cols) {
       const name = normalizeMetricName(raw);

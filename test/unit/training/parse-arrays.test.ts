@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseTrainingArtifact } from "../../../nodes/training/parse/index.js";
+import { Float64Column } from "../../../artifacts/float64-column.js";
+import { parseTrainingArtifact, readsAsColumn } from "../../../nodes/training/parse/index.js";
 import { sampleTrainingArtifact, trainingFixture } from "../../support/training-run.js";
 
 describe("metric arrays and MLflow histories", () => {
@@ -52,5 +53,25 @@ describe("metric arrays and MLflow histories", () => {
     const s = run.series.get("val/loss")!;
     expect([...s.steps]).toEqual([0, 5]);
     expect(s.sources).toEqual(["eval_loss", "val_loss"]);
+  });
+
+  it("reads a number array that came as a Float64Column (nulls as gaps) exactly as the array", () => {
+    const loss = Array.from({ length: 3000 }, (_, i) => (i % 97 === 5 ? null : 2 / (i + 1)));
+    const acc = Array.from({ length: 3000 }, (_, i) => i / 3000);
+    const column = (a: Array<number | null>) => new Float64Column(Float64Array.from(a, (x) => x ?? 0), a.includes(null) ? Uint8Array.from(a, (x) => (x === null ? 1 : 0)) : null);
+    // eval_loss and val_loss share a series: the second column is appended to a series that has points already.
+    const arrays = { metrics: { val_loss: loss, acc, eval_loss: acc.slice(0, 10), lr: [0.1, null, 0.2] } };
+    const columns = { metrics: { val_loss: column(loss), acc: column(acc), eval_loss: column(acc.slice(0, 10)), lr: [0.1, null, 0.2] } };
+    expect(parseTrainingArtifact(columns)).toEqual(parseTrainingArtifact(arrays));
+  });
+
+  it("gives columns only to the {name: number[]} reader, not to a column table, a trainer state or a content format", () => {
+    const at = (metrics: unknown) => readsAsColumn({ metrics }, ["metrics", "loss"]);
+    expect(at({ loss: null, acc: null })).toBe(true);
+    expect(at({ loss: null, step: null })).toBe(false);
+    expect(at({ loss: null, log_history: [] })).toBe(false);
+    expect(at({ loss: null, format: "csv" })).toBe(false);
+    expect(readsAsColumn({ metrics: { loss: { curve: null } } }, ["metrics", "loss", "curve"])).toBe(false);
+    expect(readsAsColumn({ metrics_values: { loss: null } }, ["metrics_values", "loss"])).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { AnalysisContext, ArtifactInput } from "../../../artifacts/context.js";
 import { decodeAnalysisRequest } from "../../../artifacts/request.js";
 import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
-import { trainingHistoryRequest } from "../../../bench/data/training-history.js";
+import { trainingHistory, trainingHistoryRequest } from "../../../bench/data/training-history.js";
 import { loadServiceSettings } from "../../../config/env.js";
 import type { AgentResult } from "../../../domain/result.js";
 import type { AnalysisDeps } from "../../../graph/context.js";
@@ -112,6 +112,24 @@ describe("the deterministic stage on the worker pool", () => {
     expect(result.analyzed_artifacts).toEqual(inline.examined.analyzed);
     expect(update.facts).toEqual({ training: inline.examined.facts });
     expect(result.error_message).toBeNull();
+  });
+
+  it("examines long metric arrays with nulls, shared series and a column table on a worker exactly as on the event loop", { timeout: 60_000 }, async () => {
+    const history = trainingHistory(5000);
+    const withNulls = history.val_loss.map((v, i) => (i % 50 === 7 ? null : v));
+    const bodies = {
+      // Columns with nulls, and two names of one series (val_loss, eval_loss) each a column.
+      arrays: { training_artifacts: { metrics: { ...history, val_loss: withNulls, eval_loss: history.val_loss.slice(0, 2000) } } },
+      // A step axis makes it a column table: its reader takes arrays, so the worker rebuilds them.
+      table: { training_artifacts: { metrics: { step: history.train_loss.map((_, i) => 10 * i), train_loss: history.train_loss, val_loss: withNulls } } },
+    };
+    for (const [name, body] of Object.entries(bodies)) {
+      for (const { label, spec, run } of offLoopArtifacts(name, body)) {
+        const { inline, pooled } = await bothWays(spec, run);
+        expect("examined" in inline, label).toBe(true);
+        expect(pooled, label).toEqual(inline);
+      }
+    }
   });
 
   it("ends the agent at its time-out while the worker still examines, with the agent's error and the rest of the run intact", { timeout: 60_000 }, async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Float64Column } from "../../../artifacts/float64-column.js";
 import { isNumberArray } from "../../../artifacts/json-values.js";
 import { decodeAnalysisRequest } from "../../../artifacts/request.js";
 import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
@@ -42,6 +43,18 @@ describe("number columns", () => {
     expect(back.loss).toEqual(long((i) => i / 3));
     // Once: the column has been handed on (its buffer may be transferred), so a third packing converts the array.
     expect(packNumberColumns(back).columns[0]!.values).not.toBe(column!.values);
+  });
+
+  it("puts a column its reader takes in place as a Float64Column, buffers and all, and rebuilds the others", async () => {
+    const tree = { metrics: { loss: long((i) => (i === 2 ? null : i / 3)), acc: long((i) => i) } };
+    const packed = packNumberColumns(tree);
+    const [loss, acc] = packed.columns;
+    const back = (await unpackNumberColumns(packed, (path) => path[1] === "loss")) as { metrics: { loss: Float64Column; acc: number[] } };
+    expect(back.metrics.loss).toBeInstanceOf(Float64Column);
+    expect(back.metrics.loss.values).toBe(loss!.values);
+    expect(back.metrics.loss.nulls).toBe(loss!.nulls);
+    expect(back.metrics.acc).toEqual(tree.metrics.acc);
+    expect(acc!.nulls).toBeNull();
   });
 
   it("keeps a \"__proto__\" key as data, as JSON.parse does, through a round trip", async () => {
