@@ -4,10 +4,9 @@ import type { LlmConfig } from "../llm/config.js";
 import type { CacheOptions } from "./cache.js";
 import { DenseIndex, type TextEmbedder } from "./dense.js";
 import { createOpenAiEmbedder } from "./embeddings.js";
-import { FullTextIndex } from "./full-text.js";
 import { KnowledgeBase } from "./knowledge-base.js";
-import { CORPUS_DIR, loadCorpus } from "./load-corpus.js";
 import { type Retrieval, Retriever } from "./retriever.js";
+import { indexCorpus, readSnapshot } from "./snapshot.js";
 
 export interface KnowledgeBaseOptions {
   settings: Pick<ServiceSettings, "SERVICE_EMBEDDINGS_MODEL_NAME" | "SERVICE_LLM_TIMEOUT_MS" | "SERVICE_LLM_MAX_RETRIES">;
@@ -40,17 +39,21 @@ function embedderFor(options: KnowledgeBaseOptions): TextEmbedder | null {
 
 /**
  * Builds the knowledge base at start-up: reads and validates the corpus, indexes it for full-text ranking and,
- * when an embeddings model is configured, for hybrid ranking (the corpus is embedded on first use).
+ * when an embeddings model is configured, for hybrid ranking (the corpus is embedded on first use). Under
+ * `npm start` the shipped corpus comes indexed by the build (knowledge/snapshot.ts); a corpus directory given
+ * here is always read and indexed.
  */
 export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
   const started = performance.now();
-  const docs = loadCorpus(options.corpusDir ?? CORPUS_DIR);
+  const snapshot = options.corpusDir === undefined ? readSnapshot() : null;
+  const { docs, fullText } = snapshot ?? indexCorpus(options.corpusDir);
   const embedder = embedderFor(options);
-  const retriever = new Retriever(new FullTextIndex(docs), embedder ? new DenseIndex(docs, embedder) : null);
+  const retriever = new Retriever(fullText, embedder ? new DenseIndex(docs, embedder) : null);
   const kb = new KnowledgeBase(docs, retriever, options.cache, (message) => options.logger?.warn(message));
   options.logger?.info("knowledge base ready", {
     documents: docs.length,
     ranking: embedder ? "hybrid" : "full_text",
+    index: snapshot ? "built" : "corpus",
     ms: Math.round(performance.now() - started),
   });
   return kb;

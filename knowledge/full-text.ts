@@ -1,4 +1,4 @@
-import MiniSearch from "minisearch";
+import MiniSearch, { type AsPlainObject, type Options } from "minisearch";
 import type { Domain, KnowledgeDocument, QueryType } from "./document.js";
 import { processTerm } from "./terms.js";
 
@@ -27,19 +27,33 @@ interface IndexedFields {
 /** Field weights: a match in the title or tags says more about a document than one in its body. */
 const BOOST = { title: 3, tags: 2.5, detectors: 2, body: 1 } as const;
 
+/**
+ * How the index tokenizes and ranks. Functions are not serialized with an index, so a restored index takes them
+ * from here too.
+ */
+const OPTIONS: Options<IndexedFields> = {
+  fields: ["title", "tags", "detectors", "body"],
+  storeFields: ["domain", "query_type"],
+  processTerm,
+  searchOptions: { boost: { ...BOOST }, prefix: (term) => term.length >= 4, fuzzy: 0, combineWith: "OR" },
+};
+
+/** A full-text index as `toJSON` writes it (the production build's snapshot, knowledge/snapshot.ts). */
+export type FullTextJson = AsPlainObject;
+
 /** BM25 full-text ranking over the corpus (MiniSearch), with title/tag boosts and domain/type filters. */
 export class FullTextIndex {
   private readonly index: MiniSearch<IndexedFields>;
 
-  constructor(docs: readonly KnowledgeDocument[]) {
-    this.index = new MiniSearch<IndexedFields>({
-      fields: ["title", "tags", "detectors", "body"],
-      storeFields: ["domain", "query_type"],
-      processTerm,
-      searchOptions: { boost: { ...BOOST }, prefix: (term) => term.length >= 4, fuzzy: 0, combineWith: "OR" },
-    });
+  /** Indexes the documents, or takes back an index that `toJSON` wrote from them. */
+  constructor(from: readonly KnowledgeDocument[] | { restore: FullTextJson }) {
+    if (!Array.isArray(from)) {
+      this.index = MiniSearch.loadJS<IndexedFields>((from as { restore: FullTextJson }).restore, OPTIONS);
+      return;
+    }
+    this.index = new MiniSearch<IndexedFields>(OPTIONS);
     this.index.addAll(
-      docs.map((d) => ({
+      (from as readonly KnowledgeDocument[]).map((d) => ({
         id: d.id,
         title: d.title,
         tags: d.tags.join(" "),
@@ -50,6 +64,10 @@ export class FullTextIndex {
         query_type: d.query_type,
       })),
     );
+  }
+
+  toJSON(): FullTextJson {
+    return this.index.toJSON();
   }
 
   /** Documents matching any query term, best first, within the filters. */

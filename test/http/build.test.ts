@@ -2,6 +2,8 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { indexCorpus, readSnapshot } from "../../knowledge/snapshot.js";
+import { answersOf } from "../support/knowledge-answers.js";
 
 const root = new URL("../../", import.meta.url).pathname;
 // Inside the checkout, so the built files resolve their packages from node_modules as dist/ does.
@@ -10,6 +12,8 @@ const sample = JSON.parse(readFileSync(new URL("../fixtures/samples/tabular-heal
 
 let child: ChildProcess | null = null;
 let url = "";
+/** What the built server wrote to stdout and stderr. */
+const lines: string[] = [];
 
 /** Starts the compiled server with plain node (no TypeScript loader anywhere) on a free port. */
 async function startBuilt(): Promise<void> {
@@ -18,7 +22,6 @@ async function startBuilt(): Promise<void> {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const lines: string[] = [];
   const port = await new Promise<number>((resolve, reject) => {
     child!.stdout!.on("data", (chunk: Buffer) => {
       lines.push(chunk.toString());
@@ -77,6 +80,16 @@ describe("the production build", { timeout: 120_000 }, () => {
     const res = await fetch(`${url}/v1/analyse`, { method: "POST", headers: { "content-type": "application/json" }, body: text });
     expect(res.status).toBe(200);
     expect((await res.json()).error_messages).toEqual({});
+  });
+
+  it("ships the knowledge corpus indexed, answering every query as the index built from the sources does", () => {
+    const shipped = readSnapshot(join(root, outDir, "knowledge", "corpus-index.json"));
+    expect(shipped).not.toBeNull();
+    const sources = indexCorpus();
+    expect(shipped!.docs).toEqual(sources.docs);
+    expect(answersOf(shipped!)).toEqual(answersOf(sources));
+    // And the built server started from it rather than from the corpus.
+    expect(lines.join("")).toMatch(/"msg":"knowledge base ready".*"index":"built"/);
   });
 
   it("serves the debug page from the copied web folder", async () => {
