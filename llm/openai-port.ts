@@ -94,6 +94,10 @@ export class OpenAiLlmPort implements LlmPort {
     return this.model;
   }
 
+  async loadClient(): Promise<void> {
+    await this.chatModel();
+  }
+
   async reviewAgent(req: AgentReviewRequest, config: LangGraphRunnableConfig): Promise<AgentReview> {
     const entry = ANALYZER_PROMPTS[req.agentName];
     if (!entry) throw new Error(`no review prompt for agent "${req.agentName}"`);

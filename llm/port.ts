@@ -42,6 +42,11 @@ export interface LlmPort {
   reviewAgent(req: AgentReviewRequest, config: LangGraphRunnableConfig): Promise<AgentReview>;
   summarize(req: SummaryRequest, config: LangGraphRunnableConfig): Promise<string>;
   advise(req: AdviceRequest, config: LangGraphRunnableConfig): Promise<AdviceResult>;
+  /**
+   * Loads the model client now instead of on the first call, whose time-out would otherwise pay for the import
+   * (seconds on a busy machine) and blame the model for it. Rejects with the client's load error.
+   */
+  loadClient(): Promise<void>;
   /** A usage collector for one analysis, to pass as a run callback; null when track_usage is off. */
   startUsage(): UsageCollector | null;
   /** What `additional_outputs.llm` says about the model (never the key). */

@@ -23,6 +23,8 @@ async function main(): Promise<void> {
   await once(server, "listening");
   const address = server.address();
   logger.info("listening", { port: typeof address === "object" && address ? address.port : settings.PORT, host: settings.HOST });
+  // After listen, so start-up stays short; before most first requests, so no model call's time-out pays for it.
+  runtime.llm?.loadClient().catch((err: Error) => logger.warn("could not load the language model client; model calls will fail", { error: err.message }));
 
   let stopping = false;
   const stop = async (signal: string) => {

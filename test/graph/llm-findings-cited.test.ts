@@ -24,6 +24,7 @@ const addingModel: LlmPort = {
   summarize: async () => "summary",
   advise: async (req) => ({ recommendations: req.recommendations, advice: "advice" }),
   startUsage: () => null,
+  loadClient: async () => {},
   describe: () => ({ mode: "test" }),
 };
 

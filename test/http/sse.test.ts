@@ -93,6 +93,7 @@ describe("POST /v1/analyse with Accept: text/event-stream", () => {
       summarize: async () => "summary",
       advise: async (req) => ({ recommendations: req.recommendations, advice: "advice" }),
       startUsage: () => null,
+      loadClient: async () => {},
       describe: () => ({ mode: "fake" }),
     };
     svc = await startService({ SERVICE_LOG_LEVEL: "silent" }, { knowledge: passThroughKnowledge(), llm });
