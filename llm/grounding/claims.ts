@@ -2,6 +2,7 @@ import type { GroundingReason } from "../../domain/grounding.js";
 import { type Severity, severityRank } from "../../domain/result.js";
 import type { GroundingEvidence } from "./evidence.js";
 import { statedNumbers } from "./numbers.js";
+import { lastWordsBefore } from "./words-before.js";
 
 
 // Finding ids are <kind>.<name> (training.overfitting, cross.leakage_x_perfect_scores, training.llm.x); detector
@@ -45,6 +46,8 @@ const ALL_DIGITS = /^\d+$/u;
 
 /** How many words before a number may name the quantity it is ("std is 1", "la valeur de std s'établit à 1"). */
 const NAME_WINDOW_WORDS = 5;
+/** How many characters before a number those words are read from. */
+const NAME_WINDOW_CHARS = 80;
 
 /**
  * Words of an aggregation and the field of a series digest that holds it (llm/bound.ts, the training digest):
@@ -66,8 +69,10 @@ const AGGREGATION_FIELDS: ReadonlyMap<string, string> = new Map(
  * or null when none is named. A value true elsewhere in the evidence ("std 1" where 1 is a count) is still
  * wrong for that quantity.
  */
-function namedField(before: string, evidence: GroundingEvidence): string | null {
-  const words = before.toLowerCase().match(WORDS)?.slice(-NAME_WINDOW_WORDS) ?? [];
+function namedField(text: string, index: number, evidence: GroundingEvidence): string | null {
+  const from = Math.max(0, index - NAME_WINDOW_CHARS);
+  const words =
+    lastWordsBefore(text, from, index, NAME_WINDOW_WORDS) ?? text.slice(from, index).toLowerCase().match(WORDS)?.slice(-NAME_WINDOW_WORDS) ?? [];
   // Two-word names are rare ("canned goods"): most prompts have none, and no pair is written out for them.
   const phrases = evidence.byName.hasPhrases();
   for (let i = words.length - 1; i >= 0; i--) {
@@ -130,7 +135,7 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
     if (!evidence.numbers.grounds(n)) return "number";
     // A position is checked with the value it is given for, not as a value of the field.
     if (positions.some(([at]) => at === n.index)) continue;
-    const field = namedField(plain.slice(Math.max(0, n.index - 80), n.index), evidence);
+    const field = namedField(plain, n.index, evidence);
     const position = positions.length ? nearestPosition(positions, n.index) : null;
     if (position !== null) {
       anchors ??= evidence.anchorsIn(text);
