@@ -154,6 +154,22 @@ export class CompareFanOut {
     return { runs_done: processed, runs_total: total, message: `${processed} of ${total} runs analysed` };
   }
 
+  /**
+   * Why a comparison failed, when one of its runs failed past its attempts: BullMQ fails the parent with "child
+   * <run's key> failed"; the answer names the run by its place in the request and gives the run's own error.
+   */
+  async failure(job: Job<CompareJobData, JobOutcome>): Promise<string | null> {
+    const child = `child ${this.runs.qualifiedName}:${job.id}-run-`;
+    const reason = job.failedReason ?? "";
+    if (!reason.startsWith(child) || !reason.endsWith(" failed")) return null;
+    const index = Number(reason.slice(child.length, -" failed".length));
+    const of = "step" in job.data ? ` of ${job.data.total}` : "";
+    // The failed run is kept as long as its parent (removeOnFail by the same age); without it, its place still says which.
+    const run = await this.runs.getJob(`${job.id}-run-${index}`);
+    const why = run ? ` after ${run.attemptsMade} attempts: ${run.failedReason}` : "";
+    return `run ${index + 1}${of} failed${why}`;
+  }
+
   async close(force: boolean): Promise<void> {
     await this.worker.close(force).catch(() => {});
     await this.runs.close().catch(() => {});

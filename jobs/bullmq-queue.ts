@@ -96,6 +96,10 @@ export class BullmqJobQueue implements JobQueue {
       maxStalledCount: options.attempts - 1,
     });
     this.worker.on("error", () => {});
+    // A comparison failed (one of its runs failed past its attempts): its other runs, running or queued, are of no use.
+    this.worker.on("failed", (job) => {
+      if (job?.id && job.name === COMPARE_JOB) void this.cancels.set(job.id, options.retentionMs).catch(() => {});
+    });
     this.refresher = setInterval(() => void this.refreshCounts(), 5000).unref();
   }
 
@@ -169,7 +173,9 @@ export class BullmqJobQueue implements JobQueue {
         return view("cancelled", { progress });
       }
       if (state === "failed") {
-        return view("failed", { progress, error: { status: 500, code: "ANALYSIS_FAILED", detail: `the job could not be run: ${job.failedReason}` } });
+        const run = this.fanOut && job.name === COMPARE_JOB ? await this.fanOut.failure(job as Job<CompareJobData, JobOutcome>) : null;
+        const detail = run ? `the comparison failed: ${run}` : `the job could not be run: ${job.failedReason}`;
+        return view("failed", { progress, error: { status: 500, code: "ANALYSIS_FAILED", detail } });
       }
       if (cancelled) return view("cancelled", { progress });
       // A comparison whose runs are queued is running, parked or not: its runs are being worked.

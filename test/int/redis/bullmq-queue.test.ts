@@ -160,6 +160,44 @@ describe("BullmqJobQueue (real redis-server)", () => {
     }
   });
 
+  it("a run that fails past its attempts fails its comparison with an error naming the run; its other runs stop", async () => {
+    const { runner } = heldRunner();
+    const { steps, held } = heldCompare();
+    const tries: number[] = [];
+    const breaking: CompareSteps = {
+      ...steps,
+      analyseRun: (id, input, context) => {
+        if (input !== 2) return steps.analyseRun(id, input, context);
+        tries.push(input);
+        return Promise.reject(new Error("the digest of run 2 exploded"));
+      },
+    };
+    const [a, b] = replicas(runner, 7, 10, breaking);
+    try {
+      await a.submit({ id: "broken", body: { runs: [1, 2, 3] } });
+      // Run 1 is held throughout, on one replica's run worker; the other worker takes run 2, its retry and run 3.
+      const failed = await until(
+        () => b.get("broken"),
+        (j) => {
+          held.get(3)?.finish({ state: "done", result: 3 });
+          return j?.state === "failed";
+        },
+      );
+      expect(failed).toMatchObject({ state: "failed", result: null, error: { status: 500, code: "ANALYSIS_FAILED" } });
+      expect(failed?.error?.detail).toMatch(/run 2 of 3 failed after 2 attempts: the digest of run 2 exploded/);
+      // Tried as often as SERVICE_JOB_ATTEMPTS says (replicas() gives 2); the run still running is stopped.
+      expect(tries).toEqual([2, 2]);
+      await until(() => a.get("broken"), () => held.get(1)?.context.signal.aborted === true);
+      // Nothing of it is left to work: a later comparison's run is taken and the comparison concluded.
+      await a.submit({ id: "after", body: { runs: [100] } });
+      await until(() => a.get("after"), () => held.has(100));
+      held.get(100)!.finish({ state: "done", result: 0 });
+      expect(await until(() => b.get("after"), (j) => j?.state === "done")).toMatchObject({ result: { head: { of: "after" }, runs: [0] } });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it("a finished job is gone (null, so 404) once the retention time has passed, even with no other job finishing", async () => {
     const queue = new BullmqJobQueue(async () => ({ state: "done", result: 1 }), {
       url: `${redis.url}/4`,
