@@ -4,6 +4,7 @@ import type { Redis } from "ioredis";
 import type { Logger } from "../config/logger.js";
 import { bullmq } from "../redis/libraries.js";
 import type { CancelFlags } from "./bullmq-cancel.js";
+import type { RunCounts } from "./queue.js";
 import { type CompareSteps, isOutcome, type JobContext, type JobOutcome, type JobProgress, JobProgressSchema } from "./job.js";
 
 export const RUNS_QUEUE_NAME = "analysis-job-runs";
@@ -168,6 +169,12 @@ export class CompareFanOut {
     const run = await this.runs.getJob(`${job.id}-run-${index}`);
     const why = run ? ` after ${run.attemptsMade} attempts: ${run.failedReason}` : "";
     return `run ${index + 1}${of} failed${why}`;
+  }
+
+  /** The runs queue's depth, all replicas together. */
+  async counts(): Promise<RunCounts> {
+    const counts = await this.runs.getJobCounts("waiting", "prioritized", "delayed", "active");
+    return { queued: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0), running: counts.active ?? 0 };
   }
 
   async close(force: boolean): Promise<void> {

@@ -6,7 +6,7 @@ import { redisAddress } from "../redis/link.js";
 import { CancelFlags } from "./bullmq-cancel.js";
 import { CompareFanOut, type CompareJobData } from "./bullmq-fan-out.js";
 import { type CompareSteps, type JobContext, type JobOutcome, type JobProgress, JobProgressSchema, type JobRequest, type JobRunner, type JobView } from "./job.js";
-import { emptyCounts, type JobCounts, type JobQueue, QueueFullError, QueueUnavailableError } from "./queue.js";
+import { emptyCounts, type JobCounts, type JobQueue, QueueFullError, QueueUnavailableError, type RunCounts } from "./queue.js";
 
 export interface BullmqQueueOptions {
   url: string;
@@ -52,6 +52,7 @@ export class BullmqJobQueue implements JobQueue {
   private readonly cancels: CancelFlags;
   private readonly fanOut: CompareFanOut | null;
   private snapshot: JobCounts = emptyCounts();
+  private runSnapshot: RunCounts = { queued: 0, running: 0 };
   private readonly refresher: NodeJS.Timeout;
 
   constructor(
@@ -200,12 +201,18 @@ export class BullmqJobQueue implements JobQueue {
     return this.fanOut?.analysedHere ?? 0;
   }
 
+  runCounts(): RunCounts {
+    return { ...this.runSnapshot };
+  }
+
   private async refreshCounts(): Promise<void> {
     try {
-      const [counts, outcomes] = await Promise.all([
+      const [counts, outcomes, runs] = await Promise.all([
         this.queue.getJobCounts("waiting", "prioritized", "delayed", "active", "waiting-children"),
         this.client.hgetall(this.outcomesKey()),
+        this.fanOut?.counts() ?? this.runSnapshot,
       ]);
+      this.runSnapshot = runs;
       this.snapshot = {
         queued: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0),
         running: (counts.active ?? 0) + (counts["waiting-children"] ?? 0),

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { JobOutcome, JobProgress, JobRequest, JobRunner, JobView } from "./job.js";
-import { type JobCounts, type JobQueue, QueueFullError } from "./queue.js";
+import { type JobCounts, type JobQueue, QueueFullError, type RunCounts } from "./queue.js";
 
 export interface MemoryQueueLimits {
   /** Jobs run at once (SERVICE_JOB_WORKERS). */
@@ -79,6 +79,10 @@ export class MemoryJobQueue implements JobQueue {
 
   runsAnalysedHere(): number {
     return 0;
+  }
+
+  runCounts(): RunCounts {
+    return { queued: 0, running: 0 };
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,12 @@ import type { JobRequest, JobState, JobView } from "./job.js";
  */
 export type JobCounts = Record<JobState, number>;
 
+/** The per-run queue's depth, for /metrics: a comparison job's runs once they are spread over the replicas. */
+export interface RunCounts {
+  queued: number;
+  running: number;
+}
+
 /**
  * Where jobs wait, run and are kept until they expire: in this process (memory-queue.ts) or in Redis with
  * BullMQ, shared by every replica (bullmq-queue.ts), chosen once at start-up (server/job-queue.ts).
@@ -20,6 +26,8 @@ export interface JobQueue {
   counts(): JobCounts;
   /** Runs of comparison jobs this process analysed one at a time, each as a job of its own (with BullMQ; 0 in memory, where a comparison runs whole). */
   runsAnalysedHere(): number;
+  /** Runs of comparison jobs waiting and being analysed, all replicas together (with BullMQ; none in memory), as this process last saw them. */
+  runCounts(): RunCounts;
   /** Stops taking jobs; a running job is cancelled in memory, or left to another replica with BullMQ. */
   close(): Promise<void>;
 }

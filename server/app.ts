@@ -67,6 +67,8 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
   for (const outcome of ["done", "failed", "cancelled"] as const) {
     metrics.counter(`jobs_${outcome}_total`, `Jobs ended ${outcome} (this process, or all replicas with Redis)`, () => jobs.counts()[outcome]);
   }
+  metrics.gauge("job_runs_queued", "Runs of comparison jobs waiting for a run worker (all replicas, with Redis)", () => jobs.runCounts().queued);
+  metrics.gauge("job_runs_running", "Runs of comparison jobs being analysed now (all replicas, with Redis)", () => jobs.runCounts().running);
   metrics.counter("job_runs_analysed_total", "Runs of comparison jobs this process analysed, each a job of its own (with Redis, where a comparison's runs are spread over the replicas)", () => jobs.runsAnalysedHere());
 
   app.use((req, res, next) => {

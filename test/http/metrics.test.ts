@@ -77,6 +77,8 @@ describe("GET /metrics", () => {
       jobs_failed_total: "COUNTER",
       jobs_cancelled_total: "COUNTER",
       job_runs_analysed_total: "COUNTER",
+      job_runs_queued: "GAUGE",
+      job_runs_running: "GAUGE",
     });
     const healthz = families.get("http_requests_total")!.metrics.find((m) => m.labels?.route === "/healthz");
     expect(healthz).toMatchObject({ labels: { method: "GET", status: "200" }, value: "1" });

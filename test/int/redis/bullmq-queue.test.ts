@@ -118,6 +118,9 @@ describe("BullmqJobQueue (real redis-server)", () => {
       // One run worker per replica: two runs at once, one on each.
       await until(() => b.get("cmp"), () => held.size === 2);
       expect(await b.get("cmp")).toMatchObject({ state: "running", progress: { runs_done: 0, runs_total: 4, message: "0 of 4 runs analysed" } });
+      // The runs queue's depth for /metrics, as either replica reads it (its counts are refreshed every 5 s).
+      await until(() => b.get("cmp"), () => b.runCounts().queued === 2);
+      expect(b.runCounts()).toEqual({ queued: 2, running: 2 });
       // Finished in reverse order of the request, each as it is taken.
       for (const run of [20, 10, 40, 30]) {
         await until(() => b.get("cmp"), () => held.has(run));
