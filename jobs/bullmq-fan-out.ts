@@ -9,6 +9,9 @@ import { type CompareSteps, isOutcome, type JobContext, type JobOutcome, type Jo
 
 export const RUNS_QUEUE_NAME = "analysis-job-runs";
 
+/** BullMQ's states of a job not yet taken by a worker: what "queued" means for jobs and runs alike. */
+export const WAITING_STATES = ["waiting", "prioritized", "delayed"] as const;
+
 /** Which process analysed a run, recorded in the run's result (logs and tests tell the replicas apart by it). */
 export const WORKER_ID = `${hostname()}:${process.pid}`;
 
@@ -173,8 +176,8 @@ export class CompareFanOut {
 
   /** The runs queue's depth, all replicas together. */
   async counts(): Promise<RunCounts> {
-    const counts = await this.runs.getJobCounts("waiting", "prioritized", "delayed", "active");
-    return { queued: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0), running: counts.active ?? 0 };
+    const [queued, running] = await Promise.all([this.runs.getJobCountByTypes(...WAITING_STATES), this.runs.getJobCountByTypes("active")]);
+    return { queued, running };
   }
 
   async close(force: boolean): Promise<void> {

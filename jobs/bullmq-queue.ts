@@ -4,7 +4,7 @@ import type { Logger } from "../config/logger.js";
 import { bullmq, ioredis } from "../redis/libraries.js";
 import { redisAddress } from "../redis/link.js";
 import { CancelFlags } from "./bullmq-cancel.js";
-import { CompareFanOut, type CompareJobData } from "./bullmq-fan-out.js";
+import { CompareFanOut, type CompareJobData, WAITING_STATES } from "./bullmq-fan-out.js";
 import { type CompareSteps, type JobContext, type JobOutcome, type JobProgress, JobProgressSchema, type JobRequest, type JobRunner, type JobView } from "./job.js";
 import { emptyCounts, type JobCounts, type JobQueue, QueueFullError, QueueUnavailableError, type RunCounts } from "./queue.js";
 
@@ -145,7 +145,7 @@ export class BullmqJobQueue implements JobQueue {
 
   async submit(request: JobRequest): Promise<void> {
     await this.unavailable(async () => {
-      const waiting = await this.queue.getJobCountByTypes("waiting", "prioritized", "delayed");
+      const waiting = await this.queue.getJobCountByTypes(...WAITING_STATES);
       if (waiting >= this.options.maxQueued) throw new QueueFullError(waiting);
       const age = Math.ceil(this.options.retentionMs / 1000);
       const name = this.compare?.isCompare(request.body) ? COMPARE_JOB : "analysis";
@@ -207,14 +207,15 @@ export class BullmqJobQueue implements JobQueue {
 
   private async refreshCounts(): Promise<void> {
     try {
-      const [counts, outcomes, runs] = await Promise.all([
-        this.queue.getJobCounts("waiting", "prioritized", "delayed", "active", "waiting-children"),
+      const [queued, counts, outcomes, runs] = await Promise.all([
+        this.queue.getJobCountByTypes(...WAITING_STATES),
+        this.queue.getJobCounts("active", "waiting-children"),
         this.client.hgetall(this.outcomesKey()),
         this.fanOut?.counts() ?? this.runSnapshot,
       ]);
       this.runSnapshot = runs;
       this.snapshot = {
-        queued: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0),
+        queued,
         running: (counts.active ?? 0) + (counts["waiting-children"] ?? 0),
         done: Number(outcomes.done ?? 0),
         failed: Number(outcomes.failed ?? 0),
