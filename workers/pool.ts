@@ -10,14 +10,19 @@ export const POOL_THREADS = availableParallelism();
 
 let pool: Piscina | null = null;
 
-/** The process's one pool, one thread per core, started on first use (idle threads do not keep the process alive). */
-function sharedPool(): Piscina {
+/**
+ * The process's one pool, one thread per core, started on first use (idle threads do not keep the process alive).
+ * Piscina emits "error" on the pool for what belongs to no task, e.g. the answer of a task aborted while that
+ * answer was already on its way ("Unexpected message from Worker"); an EventEmitter with no listener throws it as an
+ * uncaught exception, which would end the service over an analysis that had already ended. It becomes a warning.
+ */
+export function sharedPool(): Piscina {
   pool ??= new Piscina({
     filename: new URL("./entry.mjs", import.meta.url).href,
     minThreads: 0,
     maxThreads: POOL_THREADS,
     idleTimeout: IDLE_TIMEOUT_MS,
-  });
+  }).on("error", (err: Error) => process.emitWarning(`worker pool: ${err.message}`, "WorkerPoolWarning"));
   return pool;
 }
 
