@@ -1,5 +1,6 @@
-import { Cursor, decodeLong, PickleFormatError, unquote, utf8 } from "./pickle-cursor.js";
-import { PyBytes, PyCall, PyDict, PyGlobal, PyPersistent, PySet, PyTuple, PyUnknown, type PyValue } from "./pickle-values.js";
+import { Cursor, PickleFormatError } from "./pickle-cursor.js";
+import { NOT_LITERAL, readLiteral } from "./pickle-literals.js";
+import { PyCall, PyDict, PyGlobal, PyPersistent, PySet, PyTuple, PyUnknown, type PyValue } from "./pickle-values.js";
 
 /** One import a pickle makes: what a real unpickler would import and hand to REDUCE/BUILD/NEWOBJ. */
 export interface ImportedGlobal {
@@ -23,8 +24,6 @@ export interface PickleRead {
   error: string | null;
 }
 
-/** Byte payloads above this size are skipped, not copied: the reader keeps only their length and offset. */
-const KEEP_BYTES = 1 << 16;
 const MAX_OPS = 20_000_000;
 
 /**
@@ -75,10 +74,6 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
     else if (target instanceof PyCall) target.appended.push(...items);
     else if (target instanceof PySet) target.items.push(...items);
   };
-  const bytesValue = (n: number): PyBytes => {
-    const at = cur.need(n);
-    return new PyBytes(n, n <= KEEP_BYTES ? bytes.subarray(at, at + n) : null, at);
-  };
   const memoGet = (key: number): PyValue => memo.get(key) ?? new PyUnknown(`memo ${key} not set`);
 
   try {
@@ -107,79 +102,6 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
           break;
         case 0x32: // DUP
           push(top());
-          break;
-        case 0x4e: // NONE
-          push(null);
-          break;
-        case 0x88: // NEWTRUE
-          push(true);
-          break;
-        case 0x89: // NEWFALSE
-          push(false);
-          break;
-        case 0x49: {
-          // INT: "01"/"00" are True/False in protocol 0
-          const text = cur.line();
-          push(text === "01" ? true : text === "00" ? false : Number.parseInt(text, 10));
-          break;
-        }
-        case 0x4a: // BININT
-          push(cur.i32());
-          break;
-        case 0x4b: // BININT1
-          push(cur.u8());
-          break;
-        case 0x4d: // BININT2
-          push(cur.u16());
-          break;
-        case 0x4c: // LONG
-          push(Number(cur.line().replace(/L$/, "")));
-          break;
-        case 0x8a: // LONG1
-          push(decodeLong(cur.take(cur.u8())));
-          break;
-        case 0x8b: // LONG4
-          push(decodeLong(cur.take(cur.i32())));
-          break;
-        case 0x46: // FLOAT
-          push(Number.parseFloat(cur.line()));
-          break;
-        case 0x47: // BINFLOAT
-          push(cur.f64be());
-          break;
-        case 0x53: // STRING
-          push(unquote(cur.line()));
-          break;
-        case 0x54: // BINSTRING
-          push(Buffer.from(cur.take(cur.i32())).toString("latin1"));
-          break;
-        case 0x55: // SHORT_BINSTRING
-          push(Buffer.from(cur.take(cur.u8())).toString("latin1"));
-          break;
-        case 0x56: // UNICODE (raw-unicode-escape)
-          push(cur.line().replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))));
-          break;
-        case 0x58: // BINUNICODE
-          push(utf8.decode(cur.take(cur.u32())));
-          break;
-        case 0x8c: // SHORT_BINUNICODE
-          push(utf8.decode(cur.take(cur.u8())));
-          break;
-        case 0x8d: // BINUNICODE8
-          push(utf8.decode(cur.take(cur.u64())));
-          break;
-        case 0x42: // BINBYTES
-          push(bytesValue(cur.u32()));
-          break;
-        case 0x43: // SHORT_BINBYTES
-          push(bytesValue(cur.u8()));
-          break;
-        case 0x8e: // BINBYTES8
-        case 0x96: // BYTEARRAY8
-          push(bytesValue(cur.u64()));
-          break;
-        case 0x97: // NEXT_BUFFER: out-of-band data we do not have
-          push(new PyUnknown("out-of-band buffer"));
           break;
         case 0x98: // READONLY_BUFFER
           break;
@@ -336,8 +258,12 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
           push(new PyUnknown(`extension ${code}`));
           break;
         }
-        default:
-          throw new PickleFormatError(`unknown opcode 0x${op.toString(16).padStart(2, "0")} at byte ${opStart}`);
+        default: {
+          // Numbers, strings, bytes, None/True/False: a value read from the opcode's own argument.
+          const literal = readLiteral(op, cur);
+          if (literal === NOT_LITERAL) throw new PickleFormatError(`unknown opcode 0x${op.toString(16).padStart(2, "0")} at byte ${opStart}`);
+          push(literal);
+        }
       }
     }
     throw new PickleFormatError(`more than ${MAX_OPS} opcodes`);
