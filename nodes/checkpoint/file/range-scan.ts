@@ -1,7 +1,8 @@
 import { open } from "node:fs/promises";
 import type { DType } from "./dtypes.js";
 import { readRegions } from "./range-reader.js";
-import { type PartialTensorStats, TensorStatsAccumulator, type TensorStats } from "./tensor-stats.js";
+import type { PartialTensorStats } from "./stats-merge.js";
+import { TensorStatsAccumulator, type TensorStats } from "./tensor-stats.js";
 
 /** Bytes [from, to) of one tensor, from its element `first` on (the accumulator's arguments, and where to read). */
 export interface TensorSlice {

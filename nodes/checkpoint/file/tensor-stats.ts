@@ -1,15 +1,8 @@
 import type { DType } from "./dtypes.js";
 import { elementSize, INT_VIEWS, type Layout, layoutOf } from "./stats-layout.js";
 import { countCodes, countCodes16, countCodes16Units, HISTOGRAM_LANES, unitMaxCode } from "./stats-codes.js";
-import {
-  type BlockMoments,
-  carefulMoments,
-  emptyMoments,
-  fastMomentsF32,
-  fastMomentsF32Units,
-  histogramMoments,
-  unitMaxAbs,
-} from "./stats-kernels.js";
+import { carefulMoments, emptyMoments, fastMomentsF32, fastMomentsF32Units, histogramMoments, unitMaxAbs } from "./stats-kernels.js";
+import { mergeMoments, type PartialTensorStats, sparseCounts } from "./stats-merge.js";
 
 /** What one streaming pass over a tensor's elements measured; non-finite values are left out of min…l2. */
 export interface TensorStats {
@@ -28,42 +21,6 @@ export interface TensorStats {
   /** Output units (first dimension) tracked for the dead-unit proxy, and how many have ~zero weights. */
   units: number | null;
   deadUnits: number | null;
-}
-
-/**
- * What an accumulator saw of part of a tensor (`partial`), to be merged into the accumulator of the whole tensor
- * (`absorb`): a split scan reads byte ranges of one tensor on several threads. Every field merges: counters and
- * code counts add up, extremes take the larger, and count, mean and M2 combine by Chan, Golub & LeVeque's
- * pairwise update ("Updating formulae and a pairwise algorithm for computing sample variances", 1979), the same
- * update that folds each block into the running totals.
- */
-export interface PartialTensorStats {
-  /** Elements pushed. */
-  count: number;
-  /** Moments of the finite values read through float views, with the NaN/Inf/zero counters of every element. */
-  moments: BlockMoments;
-  /** The 8/16-bit float codes seen and how many times each (exact), or null for other element types. */
-  codes: { code: Uint32Array; count: Float64Array } | null;
-  /** Largest |value| (magnitude code for 8/16-bit floats) of units `unitFrom`… that this part touched. */
-  unitMax: Float64Array | null;
-  unitFrom: number;
-}
-
-/**
- * The codes that occur and their counts: what a small slice hands back is the size of what it saw (a handful of
- * codes for a norm's weights), not 65 536 float64 counters.
- */
-function sparseCounts(histogram: Float64Array): { code: Uint32Array; count: Float64Array } {
-  let seen = 0;
-  for (let c = 0; c < histogram.length; c++) if (histogram[c]! > 0) seen++;
-  const code = new Uint32Array(seen);
-  const count = new Float64Array(seen);
-  for (let c = 0, i = 0; c < histogram.length; c++) {
-    if (histogram[c]! === 0) continue;
-    code[i] = c;
-    count[i++] = histogram[c]!;
-  }
-  return { code, count };
 }
 
 /** Elements per block: statistics are merged per block (Chan et al. 1979), so memory stays bounded. */
@@ -95,16 +52,8 @@ export class TensorStatsAccumulator {
   private readonly unitSize: number;
   private index: number;
   private readonly first: number;
-  private n = 0;
-  private mean = 0;
-  private m2 = 0;
-  private sumSq = 0;
-  private min = Infinity;
-  private max = -Infinity;
-  private nan = 0;
-  private posInf = 0;
-  private negInf = 0;
-  private zeros = 0;
+  /** The moments of everything read here or absorbed, with the NaN/Inf/zero counters. */
+  private readonly totals = emptyMoments();
 
   /**
    * `units`: also track the largest |value| in each of this many equal slices along the first dimension.
@@ -171,18 +120,18 @@ export class TensorStatsAccumulator {
             carefulMoments(a, 0, len, this.block);
             unitMaxAbs(a, this.index, this.unitSize, this.unitMax);
           }
-          this.merge(this.block);
+          mergeMoments(this.totals, this.block);
           return;
         }
         if (!fastMomentsF32(a, 0, len, this.block)) carefulMoments(a, 0, len, this.block);
-        this.merge(this.block);
+        mergeMoments(this.totals, this.block);
         if (this.unitMax) unitMaxAbs(a, this.index, this.unitSize, this.unitMax);
         return;
       }
       case "f64": {
         const a = new Float64Array(buffer, at, len);
         carefulMoments(a, 0, len, this.block);
-        this.merge(this.block);
+        mergeMoments(this.totals, this.block);
         if (this.unitMax) unitMaxAbs(a, this.index, this.unitSize, this.unitMax);
         return;
       }
@@ -205,7 +154,7 @@ export class TensorStatsAccumulator {
       case "int": {
         const a = new INT_VIEWS[layout.view](buffer as ArrayBuffer, at, len);
         carefulMoments(a, 0, len, this.block);
-        this.merge(this.block);
+        mergeMoments(this.totals, this.block);
         return;
       }
       case "int64": {
@@ -214,7 +163,7 @@ export class TensorStatsAccumulator {
         this.scratch ??= new Float64Array(BLOCK);
         for (let i = 0; i < len; i++) this.scratch[i] = lo[2 * i]! + hi[2 * i + 1]! * 4294967296;
         carefulMoments(this.scratch, 0, len, this.block);
-        this.merge(this.block);
+        mergeMoments(this.totals, this.block);
         return;
       }
       default: {
@@ -235,7 +184,7 @@ export class TensorStatsAccumulator {
       const unit = Math.floor((this.index + from) / this.unitSize);
       const to = Math.min(a.length, (unit + 1) * this.unitSize - this.index);
       if (!fastMomentsF32(a, from, to, this.block)) carefulMoments(a, from, to, this.block);
-      this.merge(this.block);
+      mergeMoments(this.totals, this.block);
       if (this.block.n > 0) unitMax[unit] = Math.max(unitMax[unit]!, -this.block.min, this.block.max);
       from = to;
     }
@@ -254,23 +203,6 @@ export class TensorStatsAccumulator {
     this.histogramPending = 0;
   }
 
-  /** Chan, Golub & LeVeque's pairwise update of count, mean and M2. */
-  private merge(b: BlockMoments): void {
-    this.nan += b.nan;
-    this.posInf += b.posInf;
-    this.negInf += b.negInf;
-    this.zeros += b.zeros;
-    this.sumSq += b.sumSq;
-    if (b.min < this.min) this.min = b.min;
-    if (b.max > this.max) this.max = b.max;
-    if (b.n === 0) return;
-    const total = this.n + b.n;
-    const delta = b.mean - this.mean;
-    this.mean += (delta * b.n) / total;
-    this.m2 += b.m2 + (delta * delta * this.n * b.n) / total;
-    this.n = total;
-  }
-
   private deadUnits(maxAbs: number): number | null {
     const unitMax = this.unitMax;
     if (!unitMax) return null;
@@ -285,7 +217,6 @@ export class TensorStatsAccumulator {
   /** What was pushed, to merge into another accumulator of the same tensor with `absorb` (ends this one). */
   partial(): PartialTensorStats {
     if (this.histogram) this.flushHistogram();
-    const { n, mean, m2, sumSq, min, max, zeros, nan, posInf, negInf } = this;
     const count = this.index - this.first;
     const unitFrom = this.unitMax && count > 0 ? Math.floor(this.first / this.unitSize) : 0;
     const unitTo = this.unitMax && count > 0 ? Math.floor((this.index - 1) / this.unitSize) + 1 : 0;
@@ -294,7 +225,7 @@ export class TensorStatsAccumulator {
     this.histogramTotal = null;
     return {
       count,
-      moments: { n, mean, m2, sumSq, min, max, zeros, nan, posInf, negInf },
+      moments: { ...this.totals },
       codes,
       unitMax: unitTo > unitFrom ? this.unitMax!.slice(unitFrom, unitTo) : null,
       unitFrom,
@@ -304,7 +235,7 @@ export class TensorStatsAccumulator {
   /** Merges what another accumulator of the same tensor saw of another part of it (from `partial`). */
   absorb(part: PartialTensorStats): void {
     this.index += part.count;
-    this.merge(part.moments);
+    mergeMoments(this.totals, part.moments);
     if (part.codes && this.layout.kind === "codes") {
       const total = (this.histogramTotal ??= new Float64Array(1 << this.layout.bits));
       const { code, count } = part.codes;
@@ -322,24 +253,25 @@ export class TensorStatsAccumulator {
     if (this.histogram) this.flushHistogram();
     if (this.histogramTotal && this.layout.kind === "codes") {
       histogramMoments(this.histogramTotal, this.layout.table, this.block);
-      this.merge(this.block);
+      mergeMoments(this.totals, this.block);
       // Counting is over: let the tables go, so only tensors being read hold one.
       this.histogram = null;
       this.histogramTotal = null;
     }
-    const finite = this.n > 0;
-    const maxAbs = finite ? Math.max(Math.abs(this.min), Math.abs(this.max)) : null;
+    const t = this.totals;
+    const finite = t.n > 0;
+    const maxAbs = finite ? Math.max(Math.abs(t.min), Math.abs(t.max)) : null;
     return {
       count: this.index - this.first,
-      nanCount: this.nan,
-      posInfCount: this.posInf,
-      negInfCount: this.negInf,
-      zeroCount: this.zeros,
-      min: finite ? this.min : null,
-      max: finite ? this.max : null,
-      mean: finite ? this.mean : null,
-      std: finite ? Math.sqrt(this.m2 / this.n) : null,
-      l2: finite ? Math.sqrt(this.sumSq) : null,
+      nanCount: t.nan,
+      posInfCount: t.posInf,
+      negInfCount: t.negInf,
+      zeroCount: t.zeros,
+      min: finite ? t.min : null,
+      max: finite ? t.max : null,
+      mean: finite ? t.mean : null,
+      std: finite ? Math.sqrt(t.m2 / t.n) : null,
+      l2: finite ? Math.sqrt(t.sumSq) : null,
       maxAbs,
       units: this.unitMax ? this.unitMax.length : null,
       deadUnits: maxAbs === null ? null : this.deadUnits(maxAbs),
