@@ -58,7 +58,7 @@ function asColumn(array: unknown[]): Omit<NumberColumn, "path"> | null {
 }
 
 /** Sets `key` as an own data property, "__proto__" included (JSON.parse makes that one an own property too). */
-function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   else record[key] = value;
 }

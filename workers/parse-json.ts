@@ -1,10 +1,9 @@
-import { parseTolerantJson } from "../artifacts/tolerant-json.js";
-import { packNumberColumns, type PackedValue } from "./number-columns.js";
+import { decodeJsonColumns } from "./decode-json-columns.js";
+import type { PackedValue } from "./number-columns.js";
 import type { TaskOutput } from "./tasks.js";
 
-/** Worker task: UTF-8 bytes of a JSON body → the parsed value, long number arrays packed as columns. */
+/** Worker task: UTF-8 bytes of a JSON body → the parsed value, long number arrays decoded straight into columns. */
 export function parseJsonTask(bytes: Uint8Array): TaskOutput<PackedValue> {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  const { value, columns, transfer } = packNumberColumns(parseTolerantJson(text));
+  const { value, columns, transfer } = decodeJsonColumns(bytes);
   return { value: { value, columns }, transfer };
 }

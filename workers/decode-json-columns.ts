@@ -1,0 +1,324 @@
+import { parseTolerantJson } from "../artifacts/tolerant-json.js";
+import { MIN_COLUMN_LENGTH, type NumberColumn, packNumberColumns, type PackedValue, setOwn } from "./number-columns.js";
+
+/**
+ * A large body's UTF-8 bytes → its value with every long array of numbers and nulls written straight into a
+ * Float64Array column (workers/number-columns.ts), in one pass over the bytes: no JS array of 10^6 numbers is
+ * built only to be copied into a column again, and the body's text is never made a string (RSS). Only the small
+ * parts (objects, strings, short arrays) become JS values.
+ *
+ * Same value as `packNumberColumns(parseTolerantJson(text))`: JSON.parse plus the bare NaN, Infinity and -Infinity
+ * Python writes, keys set as JSON.parse sets them ("__proto__" as data, the last of duplicates). Numbers are exact:
+ * up to 15 significant digits with a decimal exponent within ±22 the digits and the power of ten are both exact
+ * doubles, so one division or multiplication rounds correctly (Clinger's fast path); any other number is read by
+ * Number() from its text, as JSON.parse would. Anything this decoder refuses (a syntax error, nesting deeper than
+ * its stack) is handed to the reference parser above, so an error is JSON.parse's own, message and position.
+ */
+export function decodeJsonColumns(bytes: Uint8Array): PackedValue & { transfer: ArrayBuffer[] } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let packed: PackedValue;
+  try {
+    packed = readJsonColumns(buffer);
+  } catch (err) {
+    if (!(err instanceof RefusedJson || err instanceof RangeError)) throw err;
+    packed = packNumberColumns(parseTolerantJson(buffer.toString("utf8")));
+  }
+  const transfer = packed.columns.flatMap((c) => (c.nulls ? [c.values.buffer as ArrayBuffer, c.nulls.buffer as ArrayBuffer] : [c.values.buffer as ArrayBuffer]));
+  return { ...packed, transfer };
+}
+
+/** The bytes are not JSON this decoder reads: the reference parser says why. */
+export class RefusedJson extends Error {
+  override name = "RefusedJson";
+}
+
+/**
+ * The decoder alone, without the reference parser behind it: throws RefusedJson where JSON.parse (tolerant) would
+ * throw, and a RangeError past its stack. decodeJsonColumns is what callers want; tests hold this one to JSON.parse.
+ */
+export function readJsonColumns(bytes: Buffer): PackedValue {
+  return new ColumnDecoder(bytes).decode();
+}
+
+/** 10^0 … 10^22, every one an exact double (read from their literals: `**` need not be exact). */
+const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+/** Most significant digits whose integer is exact in a double and leaves the fast path exact (Clinger). */
+const FAST_DIGITS = 15;
+
+/** Bytes of JSON's grammar. */
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+const RETURN = 0x0d;
+const SPACE = 0x20;
+const QUOTE = 0x22;
+const PLUS = 0x2b;
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const COLON = 0x3a;
+const UPPER_E = 0x45;
+const UPPER_I = 0x49;
+const UPPER_N = 0x4e;
+const OPEN_BRACKET = 0x5b;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACKET = 0x5d;
+const LOWER_E = 0x65;
+const LOWER_F = 0x66;
+const LOWER_N = 0x6e;
+const LOWER_T = 0x74;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+class ColumnDecoder {
+  private pos = 0;
+  private readonly path: Array<string | number> = [];
+  private readonly columns: NumberColumn[] = [];
+  /** The array being read while it holds numbers and nulls only; grown by doubling, reused by the next array. */
+  private scratch = new Float64Array(MIN_COLUMN_LENGTH);
+  private scratchNulls = new Uint8Array(MIN_COLUMN_LENGTH);
+
+  constructor(private readonly b: Buffer) {}
+
+  decode(): PackedValue {
+    const value = this.value();
+    this.skipSpace();
+    if (this.pos !== this.b.length) throw new RefusedJson();
+    return { value, columns: this.columns };
+  }
+
+  private skipSpace(): void {
+    const b = this.b;
+    let p = this.pos;
+    for (;;) {
+      const c = b[p];
+      if (c === SPACE || c === NEWLINE || c === RETURN || c === TAB) p++;
+      else break;
+    }
+    this.pos = p;
+  }
+
+  private value(): unknown {
+    this.skipSpace();
+    const c = this.b[this.pos];
+    switch (c) {
+      case OPEN_BRACE:
+        return this.object();
+      case OPEN_BRACKET:
+        return this.array();
+      case QUOTE:
+        return this.string();
+      case LOWER_T:
+        return this.literal("true", true);
+      case LOWER_F:
+        return this.literal("false", false);
+      default: {
+        const n = this.numberOrNull();
+        if (n === undefined) throw new RefusedJson();
+        return n;
+      }
+    }
+  }
+
+  private literal<T>(word: string, value: T): T {
+    for (let i = 0; i < word.length; i++) if (this.b[this.pos + i] !== word.charCodeAt(i)) throw new RefusedJson();
+    this.pos += word.length;
+    return value;
+  }
+
+  /** A number (NaN and ±Infinity included) or null at pos; undefined when neither starts there. */
+  private numberOrNull(): number | null | undefined {
+    const b = this.b;
+    const c = b[this.pos];
+    if (c === LOWER_N) return this.literal("null", null);
+    if (c === UPPER_N) return this.literal("NaN", Number.NaN);
+    if (c === UPPER_I) return this.literal("Infinity", Number.POSITIVE_INFINITY);
+    if (c === MINUS && b[this.pos + 1] === UPPER_I) {
+      this.pos++;
+      return -this.literal("Infinity", Number.POSITIVE_INFINITY);
+    }
+    if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) return this.number();
+    return undefined;
+  }
+
+  /** A JSON number at pos (its grammar exactly: no leading zeros, digits after a dot and an e). */
+  private number(): number {
+    const b = this.b;
+    const start = this.pos;
+    let p = start;
+    const negative = b[p] === MINUS;
+    if (negative) p++;
+    let mantissa = 0;
+    let digits = 0;
+    let exponent = 0;
+    let c = b[p]!;
+    if (c === ZERO) p++;
+    else if (c > ZERO && c <= NINE) {
+      do {
+        mantissa = mantissa * 10 + (c - ZERO);
+        digits++;
+        c = b[++p]!;
+      } while (c >= ZERO && c <= NINE);
+    } else throw new RefusedJson();
+    if (b[p] === DOT) {
+      c = b[++p]!;
+      if (!(c >= ZERO && c <= NINE)) throw new RefusedJson();
+      do {
+        // Zeros before the first significant digit only move the exponent.
+        if (digits > 0 || c !== ZERO) {
+          mantissa = mantissa * 10 + (c - ZERO);
+          digits++;
+        }
+        exponent--;
+        c = b[++p]!;
+      } while (c >= ZERO && c <= NINE);
+    }
+    c = b[p]!;
+    if (c === LOWER_E || c === UPPER_E) {
+      c = b[++p]!;
+      const negativeExponent = c === MINUS;
+      if (negativeExponent || c === PLUS) c = b[++p]!;
+      if (!(c >= ZERO && c <= NINE)) throw new RefusedJson();
+      let e = 0;
+      do {
+        if (e < 1e6) e = e * 10 + (c - ZERO);
+        c = b[++p]!;
+      } while (c >= ZERO && c <= NINE);
+      exponent += negativeExponent ? -e : e;
+    }
+    this.pos = p;
+    let value: number;
+    if (digits <= FAST_DIGITS && exponent >= -22 && exponent <= 22) value = exponent < 0 ? mantissa / POW10[-exponent]! : mantissa * POW10[exponent]!;
+    else return Number(b.toString("latin1", start, p));
+    return negative ? -value : value;
+  }
+
+  /** A string at pos (the opening quote); escapes and raw control characters as JSON.parse reads them. */
+  private string(): string {
+    const b = this.b;
+    const start = ++this.pos;
+    let p = start;
+    let plain = true;
+    let ascii = true;
+    for (;;) {
+      const c = b[p];
+      if (c === QUOTE) break;
+      if (c === undefined || c < SPACE) throw new RefusedJson();
+      if (c === BACKSLASH) {
+        plain = false;
+        p++; // the escaped character, a quote included
+        if (b[p] === undefined) throw new RefusedJson();
+      } else if (c >= 0x80) ascii = false;
+      p++;
+    }
+    this.pos = p + 1;
+    if (plain) return ascii ? b.toString("latin1", start, p) : b.toString("utf8", start, p);
+    const text = b.toString("utf8", start - 1, p + 1);
+    try {
+      return JSON.parse(text) as string;
+    } catch {
+      throw new RefusedJson();
+    }
+  }
+
+  private object(): Record<string, unknown> {
+    const b = this.b;
+    const record: Record<string, unknown> = {};
+    this.pos++;
+    this.skipSpace();
+    if (b[this.pos] === CLOSE_BRACE) {
+      this.pos++;
+      return record;
+    }
+    for (;;) {
+      this.skipSpace();
+      if (b[this.pos] !== QUOTE) throw new RefusedJson();
+      const key = this.string();
+      this.skipSpace();
+      if (b[this.pos++] !== COLON) throw new RefusedJson();
+      this.path.push(key);
+      // A repeated key: JSON.parse keeps the last value, so the columns of the one before go too.
+      if (Object.hasOwn(record, key)) this.dropColumnsUnder(this.path);
+      setOwn(record, key, this.value());
+      this.path.pop();
+      this.skipSpace();
+      const c = b[this.pos++];
+      if (c === CLOSE_BRACE) return record;
+      if (c !== COMMA) throw new RefusedJson();
+    }
+  }
+
+  /**
+   * An array at pos. Its elements go into the scratch column while they are numbers and nulls; a long array that
+   * ends so becomes a column (null in the tree), a short one a JS array. The first other element turns what was
+   * read so far into a JS array and the rest is read as values.
+   */
+  private array(): unknown {
+    const b = this.b;
+    this.pos++;
+    this.skipSpace();
+    if (b[this.pos] === CLOSE_BRACKET) {
+      this.pos++;
+      return [];
+    }
+    let count = 0;
+    let hasNulls = false;
+    for (;;) {
+      this.skipSpace();
+      const n = this.numberOrNull();
+      if (n === undefined) break;
+      if (count === this.scratch.length) this.growScratch();
+      if (n === null) {
+        this.scratchNulls[count] = 1;
+        this.scratch[count++] = 0;
+        hasNulls = true;
+      } else {
+        this.scratchNulls[count] = 0;
+        this.scratch[count++] = n;
+      }
+      this.skipSpace();
+      const c = b[this.pos++];
+      if (c === CLOSE_BRACKET) return this.endNumbers(count, hasNulls);
+      if (c !== COMMA) throw new RefusedJson();
+    }
+    const array = this.numbersSoFar(count);
+    for (;;) {
+      this.path.push(array.length);
+      array.push(this.value());
+      this.path.pop();
+      this.skipSpace();
+      const c = b[this.pos++];
+      if (c === CLOSE_BRACKET) return array;
+      if (c !== COMMA) throw new RefusedJson();
+    }
+  }
+
+  private dropColumnsUnder(prefix: ReadonlyArray<string | number>): void {
+    const under = (path: ReadonlyArray<string | number>) => path.length >= prefix.length && prefix.every((key, i) => path[i] === key);
+    const kept = this.columns.filter((c) => !under(c.path));
+    this.columns.length = 0;
+    this.columns.push(...kept);
+  }
+
+  private growScratch(): void {
+    const values = new Float64Array(this.scratch.length * 2);
+    values.set(this.scratch);
+    const nulls = new Uint8Array(values.length);
+    nulls.set(this.scratchNulls);
+    this.scratch = values;
+    this.scratchNulls = nulls;
+  }
+
+  private numbersSoFar(count: number): unknown[] {
+    const array: unknown[] = new Array(count);
+    for (let i = 0; i < count; i++) array[i] = this.scratchNulls[i] ? null : this.scratch[i];
+    return array;
+  }
+
+  private endNumbers(count: number, hasNulls: boolean): unknown {
+    if (count < MIN_COLUMN_LENGTH) return this.numbersSoFar(count);
+    this.columns.push({ path: [...this.path], values: this.scratch.slice(0, count), nulls: hasNulls ? this.scratchNulls.slice(0, count) : null });
+    return null;
+  }
+}
