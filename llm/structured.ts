@@ -1,4 +1,5 @@
-import type { RunnableConfig } from "@langchain/core/runnables";
+import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
+import type { Runnable, RunnableConfig } from "@langchain/core/runnables";
 import type { ChatOpenAI } from "@langchain/openai";
 import { z } from "zod";
 import type { ChatMessage } from "./prompt-kit.js";
@@ -27,6 +28,26 @@ export function describeOutputError(error: unknown): string {
   return `not valid JSON (${(error as Error).message})`;
 }
 
+type StructuredRunnable = Runnable<BaseLanguageModelInput, Record<string, unknown>>;
+
+/** Each model's structured runnables, by schema and name (structuredRunnable). */
+const runnables = new WeakMap<ChatOpenAI, WeakMap<z.ZodType, Map<string, StructuredRunnable>>>();
+
+/**
+ * The model bound to the schema's response format with its output parser, built once per model, schema and name
+ * instead of on every call: building it makes a new bound model (with its own OpenAI client, made on its first
+ * request) and converts the schema to JSON schema. Stateless between calls, so concurrent calls share it.
+ */
+function structuredRunnable(model: ChatOpenAI, schema: z.ZodType, name: string): StructuredRunnable {
+  let bySchema = runnables.get(model);
+  if (!bySchema) runnables.set(model, (bySchema = new WeakMap()));
+  let byName = bySchema.get(schema);
+  if (!byName) bySchema.set(schema, (byName = new Map()));
+  let runnable = byName.get(name);
+  if (!runnable) byName.set(name, (runnable = model.withStructuredOutput(schema as z.ZodType & Record<string, unknown>, { name, method: "jsonSchema" })));
+  return runnable;
+}
+
 /**
  * Asks for structured output (OpenAI json_schema, strict) and validates it with the zod schema. A reply that is
  * not JSON or breaks the schema is asked for once more, with the problem stated; a second bad reply throws
@@ -39,7 +60,7 @@ export async function invokeStructured<T>(
   messages: readonly ChatMessage[],
   config: RunnableConfig,
 ): Promise<T> {
-  const structured = model.withStructuredOutput(schema as z.ZodType<T> & Record<string, unknown>, { name, method: "jsonSchema" });
+  const structured = structuredRunnable(model, schema, name);
   try {
     return (await structured.invoke([...messages], config)) as T;
   } catch (first) {

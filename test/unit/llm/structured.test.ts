@@ -82,6 +82,23 @@ describe("invokeStructured against an OpenAI-compatible server", () => {
     expect(problems).toEqual(expect.arrayContaining(["$: required", expect.stringMatching(/default/)]));
   });
 
+  it("binds each schema once per model: repeated and concurrent calls send the same format and check each reply against their own schema", async () => {
+    const model = await modelOn((body) => ({ content: body.response_format!.json_schema!.schema.properties && "count" in (body.response_format!.json_schema!.schema.properties as object) ? JSON.stringify({ count: 3 }) : ok }));
+    const Count = z.object({ count: z.number() });
+    const [a, b, c] = await Promise.all([
+      invokeStructured(model, Verdict, "verdict", messages, {}),
+      invokeStructured(model, Verdict, "verdict", messages, {}),
+      invokeStructured(model, Count, "verdict", messages, {}),
+    ]);
+    expect([a, b, c]).toEqual([{ severity: "high", note: null }, { severity: "high", note: null }, { count: 3 }]);
+    await expect(invokeStructured(model, Verdict, "verdict", messages, {})).resolves.toEqual({ severity: "high", note: null });
+    const formats = fake!.requests.map((r) => r.body.response_format!);
+    expect(formats[1]).toEqual(formats[0]);
+    expect(formats[3]).toEqual(formats[0]);
+    expect(Object.keys(formats[2]!.json_schema!.schema.properties as object)).toEqual(["count"]);
+    expect(formats[0]!.json_schema!).toMatchObject({ name: "verdict", strict: true, schema: { type: "object", required: ["severity", "note"] } });
+  });
+
   it("asks once more, stating the problem, when the reply is not JSON", async () => {
     const model = await modelOn((_body, i) => ({ content: i === 0 ? "{severity: high" : ok }));
     await expect(invokeStructured(model, Verdict, "verdict", messages, {})).resolves.toEqual({ severity: "high", note: null });
