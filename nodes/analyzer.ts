@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ArtifactInput, ArtifactKind } from "../artifacts/context.js";
 import type { AnalysisDeps } from "../graph/context.js";
@@ -80,6 +81,10 @@ export async function runAnalyzer<P, F>(
   /** The last stage reached, as the update to return with an error when the agent runs out of time. */
   let kept: ((error: string) => AnalysisStateUpdate) | null = null;
   const work = async (): Promise<AnalysisStateUpdate> => {
+    // With a model, each analyzer waits for its own turn of the event loop before its deterministic stage, so the
+    // first to start runs through to its model request before the next one's parsing and detectors begin: the
+    // analyzers' model calls go out one after another as each prompt is ready, not together after all of them.
+    if (deps.llm) await nextTurn();
     // The deterministic stage, on a worker thread when the artifact is large enough to be worth the hop.
     const examination = await examineArtifact(spec, run, deps.llm !== null);
     if ("unreadable" in examination) {
