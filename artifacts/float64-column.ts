@@ -14,4 +14,12 @@ export class Float64Column {
   get length(): number {
     return this.values.length;
   }
+
+  /** The array it stands for, so a request holding columns serializes as it arrived (a queued job's body). */
+  toJSON(): Array<number | null> {
+    const { values, nulls } = this;
+    const array = new Array<number | null>(values.length);
+    for (let i = 0; i < values.length; i++) array[i] = nulls?.[i] ? null : values[i]!;
+    return array;
+  }
 }

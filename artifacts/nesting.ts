@@ -1,3 +1,4 @@
+import { Float64Column } from "./float64-column.js";
 import { formatPath } from "./format-path.js";
 import { isNumberArray } from "./json-values.js";
 
@@ -16,7 +17,7 @@ export function findExcessiveNesting(value: unknown, max: number = MAX_NESTING):
   const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value, path: [] }];
   while (stack.length > 0) {
     const { value: v, path } = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
+    if (v === null || typeof v !== "object" || v instanceof Float64Column) continue; // a column holds numbers only
     if (path.length >= max) return path;
     if (Array.isArray(v)) {
       if (isNumberArray(v)) continue; // numbers and nulls only: nothing nests in it

@@ -1,5 +1,7 @@
+import { isRecord } from "../artifacts/json-values.js";
 import { RequestDecodeError } from "../artifacts/request.js";
 import { parseTolerantJson } from "../artifacts/tolerant-json.js";
+import { readsAsColumn } from "../nodes/training/parse/index.js";
 import { unpackNumberColumns } from "../workers/number-columns.js";
 import { runTask } from "../workers/pool.js";
 
@@ -22,6 +24,16 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
+/**
+ * Whether the column at `path` of a packed analysis request is a training history's `{name: number[]}` array, which
+ * the training parser reads as a Float64Column: such a column stays one (the request's checks know columns), so
+ * the event loop neither rebuilds a 10^6-element array nor has it packed into a column again for the pool.
+ */
+function readByTrainingParserAsColumn(request: unknown, path: ReadonlyArray<string | number>): boolean {
+  if (path.length !== 3 || path[0] !== "training_artifacts" || !isRecord(request) || !isRecord(request.training_artifacts)) return false;
+  return readsAsColumn(request.training_artifacts, path.slice(1));
+}
+
 /** Parses a body read by server/intake.ts, off the event loop when it is large; the buffer is consumed. */
 export async function parseJsonBody(body: Buffer): Promise<unknown> {
   if (body.length < WORKER_PARSE_MIN_BYTES) return parseJsonText(body.toString("utf8"));
@@ -29,7 +41,8 @@ export async function parseJsonBody(body: Buffer): Promise<unknown> {
   const owned = body.byteOffset === 0 && body.buffer.byteLength === body.length ? body : Buffer.from(body);
   const bytes = new Uint8Array(owned.buffer, 0, owned.length);
   try {
-    return await unpackNumberColumns(await runTask("parseJson", bytes, { transfer: [bytes.buffer as ArrayBuffer] }));
+    const packed = await runTask("parseJson", bytes, { transfer: [bytes.buffer as ArrayBuffer] });
+    return await unpackNumberColumns(packed, (path) => readByTrainingParserAsColumn(packed.value, path));
   } catch (err) {
     if ((err as Error).name === "SyntaxError") throw invalid((err as Error).message);
     throw err;

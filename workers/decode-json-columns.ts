@@ -1,5 +1,5 @@
 import { parseTolerantJson } from "../artifacts/tolerant-json.js";
-import { MIN_COLUMN_LENGTH, type NumberColumn, packNumberColumns, type PackedValue, setOwn } from "./number-columns.js";
+import { MIN_COLUMN_LENGTH, type NumberColumn, packNumberColumns, type PackedValue, setOwn, transferable } from "./number-columns.js";
 
 /**
  * A large body's UTF-8 bytes → its value with every long array of numbers and nulls written straight into a
@@ -23,8 +23,7 @@ export function decodeJsonColumns(bytes: Uint8Array): PackedValue & { transfer: 
     if (!(err instanceof RefusedJson || err instanceof RangeError)) throw err;
     packed = packNumberColumns(parseTolerantJson(buffer.toString("utf8")));
   }
-  const transfer = packed.columns.flatMap((c) => (c.nulls ? [c.values.buffer as ArrayBuffer, c.nulls.buffer as ArrayBuffer] : [c.values.buffer as ArrayBuffer]));
-  return { ...packed, transfer };
+  return { ...packed, transfer: transferable(packed.columns) };
 }
 
 /** The bytes are not JSON this decoder reads: the reference parser says why. */
@@ -44,6 +43,11 @@ export function readJsonColumns(bytes: Buffer): PackedValue {
 const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 /** Most significant digits whose integer is exact in a double and leaves the fast path exact (Clinger). */
 const FAST_DIGITS = 15;
+
+/** What numberOrNull read; NULL is also the scratch column's null flag. */
+const NUMBER = 0;
+const NULL = 1;
+const NONE = 2;
 
 /** Bytes of JSON's grammar. */
 const TAB = 0x09;
@@ -78,6 +82,8 @@ class ColumnDecoder {
   /** The array being read while it holds numbers and nulls only; grown by doubling, reused by the next array. */
   private scratch = new Float64Array(MIN_COLUMN_LENGTH);
   private scratchNulls = new Uint8Array(MIN_COLUMN_LENGTH);
+  /** Where a number outside an array's run of numbers is read to. */
+  private readonly single = new Float64Array(1);
 
   constructor(private readonly b: Buffer) {}
 
@@ -114,9 +120,9 @@ class ColumnDecoder {
       case LOWER_F:
         return this.literal("false", false);
       default: {
-        const n = this.numberOrNull();
-        if (n === undefined) throw new RefusedJson();
-        return n;
+        const read = this.numberOrNull(this.single, 0);
+        if (read === NONE) throw new RefusedJson();
+        return read === NUMBER ? this.single[0] : null;
       }
     }
   }
@@ -127,23 +133,29 @@ class ColumnDecoder {
     return value;
   }
 
-  /** A number (NaN and ±Infinity included) or null at pos; undefined when neither starts there. */
-  private numberOrNull(): number | null | undefined {
+  /**
+   * A number (NaN and ±Infinity included), written to out[at], or null at pos; NONE when neither starts there.
+   * Written, not returned: a double returned from a call that is not inlined is boxed on the heap, millions of times.
+   */
+  private numberOrNull(out: Float64Array, at: number): typeof NUMBER | typeof NULL | typeof NONE {
     const b = this.b;
     const c = b[this.pos];
-    if (c === LOWER_N) return this.literal("null", null);
-    if (c === UPPER_N) return this.literal("NaN", Number.NaN);
-    if (c === UPPER_I) return this.literal("Infinity", Number.POSITIVE_INFINITY);
-    if (c === MINUS && b[this.pos + 1] === UPPER_I) {
-      this.pos++;
-      return -this.literal("Infinity", Number.POSITIVE_INFINITY);
+    if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) {
+      if (c === MINUS && b[this.pos + 1] === UPPER_I) {
+        this.pos++;
+        out[at] = -this.literal("Infinity", Number.POSITIVE_INFINITY);
+      } else this.number(out, at);
+      return NUMBER;
     }
-    if (c === MINUS || (c !== undefined && c >= ZERO && c <= NINE)) return this.number();
-    return undefined;
+    if (c === LOWER_N) return this.literal("null", NULL);
+    if (c === UPPER_N) out[at] = this.literal("NaN", Number.NaN);
+    else if (c === UPPER_I) out[at] = this.literal("Infinity", Number.POSITIVE_INFINITY);
+    else return NONE;
+    return NUMBER;
   }
 
-  /** A JSON number at pos (its grammar exactly: no leading zeros, digits after a dot and an e). */
-  private number(): number {
+  /** A JSON number at pos (its grammar exactly: no leading zeros, digits after a dot and an e), into out[at]. */
+  private number(out: Float64Array, at: number): void {
     const b = this.b;
     const start = this.pos;
     let p = start;
@@ -188,10 +200,10 @@ class ColumnDecoder {
       exponent += negativeExponent ? -e : e;
     }
     this.pos = p;
-    let value: number;
-    if (digits <= FAST_DIGITS && exponent >= -22 && exponent <= 22) value = exponent < 0 ? mantissa / POW10[-exponent]! : mantissa * POW10[exponent]!;
-    else return Number(b.toString("latin1", start, p));
-    return negative ? -value : value;
+    if (digits <= FAST_DIGITS && exponent >= -22 && exponent <= 22) {
+      const value = exponent < 0 ? mantissa / POW10[-exponent]! : mantissa * POW10[exponent]!;
+      out[at] = negative ? -value : value;
+    } else out[at] = Number(b.toString("latin1", start, p));
   }
 
   /** A string at pos (the opening quote); escapes and raw control characters as JSON.parse reads them. */
@@ -266,17 +278,14 @@ class ColumnDecoder {
     let hasNulls = false;
     for (;;) {
       this.skipSpace();
-      const n = this.numberOrNull();
-      if (n === undefined) break;
       if (count === this.scratch.length) this.growScratch();
-      if (n === null) {
-        this.scratchNulls[count] = 1;
-        this.scratch[count++] = 0;
+      const read = this.numberOrNull(this.scratch, count);
+      if (read === NONE) break;
+      if (read === NULL) {
+        this.scratch[count] = 0;
         hasNulls = true;
-      } else {
-        this.scratchNulls[count] = 0;
-        this.scratch[count++] = n;
       }
+      this.scratchNulls[count++] = read;
       this.skipSpace();
       const c = b[this.pos++];
       if (c === CLOSE_BRACKET) return this.endNumbers(count, hasNulls);
@@ -318,7 +327,17 @@ class ColumnDecoder {
 
   private endNumbers(count: number, hasNulls: boolean): unknown {
     if (count < MIN_COLUMN_LENGTH) return this.numbersSoFar(count);
-    this.columns.push({ path: [...this.path], values: this.scratch.slice(0, count), nulls: hasNulls ? this.scratchNulls.slice(0, count) : null });
+    this.columns.push({ path: [...this.path], values: shared(this.scratch.subarray(0, count)), nulls: hasNulls ? shared(this.scratchNulls.subarray(0, count)) : null });
     return null;
   }
+}
+
+/**
+ * A copy in shared memory: the event loop and the worker that analyses a column read the same bytes, and the request
+ * keeps them after (its curves are read again), so no thread copies them or gives them up.
+ */
+function shared<A extends Float64Array | Uint8Array>(values: A): A {
+  const copy = new (values.constructor as new (buffer: SharedArrayBuffer) => A)(new SharedArrayBuffer(values.byteLength));
+  copy.set(values);
+  return copy;
 }

@@ -79,6 +79,11 @@ export function packNumberColumns(value: unknown): PackedValue & { transfer: Arr
       size += typeof node === "string" ? node.length + 2 : 8;
       return node;
     }
+    if (node instanceof Float64Column) {
+      columns.push({ path: [...path], ...lent(node) });
+      size += 8 * node.length;
+      return null;
+    }
     if (Array.isArray(node)) {
       const column = node.length >= MIN_COLUMN_LENGTH ? (takeRebuiltColumn(node) ?? asColumn(node)) : null;
       if (column) {
@@ -108,8 +113,22 @@ export function packNumberColumns(value: unknown): PackedValue & { transfer: Arr
     return copy ?? record;
   };
   const root = visit(value);
-  const transfer = columns.flatMap((c) => (c.nulls ? [c.values.buffer as ArrayBuffer, c.nulls.buffer as ArrayBuffer] : [c.values.buffer as ArrayBuffer]));
-  return { value: root, columns, transfer, size };
+  return { value: root, columns, transfer: transferable(columns), size };
+}
+
+/**
+ * A column the tree holds (a Float64Column), lent to the receiver: the tree is read again after an analysis is sent
+ * off (the curves of `trace`), so its buffers must stay. Shared memory is lent as it is; other memory is copied.
+ */
+function lent(column: Float64Column): Omit<NumberColumn, "path"> {
+  const keep = <A extends Float64Array | Uint8Array>(a: A): A => (a.buffer instanceof SharedArrayBuffer ? a : (a.slice() as A));
+  return { values: keep(column.values), nulls: column.nulls && keep(column.nulls) };
+}
+
+/** The columns' buffers to transfer rather than copy; shared ones travel as they are (a transfer list refuses them). */
+export function transferable(columns: readonly NumberColumn[]): ArrayBuffer[] {
+  const buffers = columns.flatMap((c) => (c.nulls ? [c.values.buffer, c.nulls.buffer] : [c.values.buffer]));
+  return buffers.filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
 }
 
 /**

@@ -62,4 +62,29 @@ describe("large bodies with long number arrays", () => {
     expect(String(fromLarge.body.detail)).toMatch(/training_artifacts\.metrics\.train_loss\[4321\]: expected a number/);
     expect({ ...fromLarge.body, request_id: null }).toEqual({ ...fromSmall.body, request_id: null });
   });
+
+  it("charts the same curves for a traced analysis, read from the columns after the analysis on the pool", { timeout: 60_000 }, async () => {
+    const { small, large } = bothSizes({ ...historyWithGaps(), trace: true });
+    const [fromSmall, fromLarge] = [await post(small), await post(large)];
+    expect(fromLarge.status).toBe(200);
+    const curves = (r: { body: Record<string, unknown> }) => (r.body as unknown as AnalysisResponse).additional_outputs.curves;
+    expect(curves(fromLarge)).toBeDefined();
+    expect(curves(fromLarge)).toEqual(curves(fromSmall));
+    expect(fromLarge.body.agent_results).toEqual(fromSmall.body.agent_results);
+  });
+
+  it("runs a queued job from a large body as the analysis of the same body", { timeout: 60_000 }, async () => {
+    const { small, large } = bothSizes(historyWithGaps());
+    const submitted = await fetch(`${svc.url}/v1/jobs`, { method: "POST", headers: { "content-type": "application/json" }, body: large });
+    expect(submitted.status).toBe(202);
+    const { id } = (await submitted.json()) as { id: string };
+    let job: { state: string; result: unknown };
+    do {
+      await new Promise((r) => setTimeout(r, 50));
+      job = (await (await fetch(`${svc.url}/v1/jobs/${id}`)).json()) as typeof job;
+    } while (job.state === "queued" || job.state === "running");
+    expect(job.state).toBe("done");
+    expect(job.result).toEqual((await post(small)).body);
+  });
 });
+

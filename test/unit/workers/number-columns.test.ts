@@ -76,3 +76,39 @@ describe("number columns", () => {
     expect(() => decodeAnalysisRequest(parsed, "bad")).toThrow(/training_artifacts\.metrics\.val_loss\[40000\]: expected a number/);
   });
 });
+
+describe("number columns kept in a request (large bodies)", () => {
+  const history = () => {
+    const request = trainingHistoryRequest(30_000) as { training_artifacts: { metrics: Record<string, unknown[]> }; dataset_artifacts?: unknown };
+    request.training_artifacts.metrics.val_loss![7] = null;
+    request.dataset_artifacts = { histogram: long((i) => i) };
+    return request;
+  };
+
+  it("keeps a training history's metric arrays as shared Float64Columns, rebuilds the others, and the request decodes", async () => {
+    const request = history();
+    const text = JSON.stringify(request);
+    const parsed = (await parseJsonBody(Buffer.from(text))) as typeof request & { training_artifacts: { metrics: Record<string, Float64Column> } };
+    const { metrics } = parsed.training_artifacts;
+    expect(Object.values(metrics).every((m) => m instanceof Float64Column && m.values.buffer instanceof SharedArrayBuffer)).toBe(true);
+    expect(metrics.val_loss!.nulls?.[7]).toBe(1);
+    expect(Array.isArray((parsed.dataset_artifacts as { histogram: unknown }).histogram)).toBe(true);
+    // A queued job's body serializes as it arrived; the request's checks pass over the columns.
+    expect(JSON.stringify(parsed)).toBe(text);
+    expect(decodeAnalysisRequest(parsed, "columns").artifacts.map((a) => a.kind)).toEqual(["dataset", "training"]);
+  });
+
+  it("lends a Float64Column to a worker without giving up its memory: shared as it is, or else copied", () => {
+    const shared = new Float64Array(new SharedArrayBuffer(8 * MIN_COLUMN_LENGTH)).fill(2);
+    const own = new Float64Array(MIN_COLUMN_LENGTH).fill(3);
+    const tree = { a: new Float64Column(shared, null), b: new Float64Column(own, new Uint8Array(MIN_COLUMN_LENGTH)) };
+    const { value, columns, transfer } = packNumberColumns(tree);
+    expect(value).toEqual({ a: null, b: null });
+    expect(columns[0]!.values).toBe(shared);
+    expect(columns[1]!.values).not.toBe(own);
+    expect(Array.from(columns[1]!.values)).toEqual(Array.from(own));
+    expect(transfer).toEqual([columns[1]!.values.buffer, columns[1]!.nulls!.buffer]);
+    structuredClone(columns, { transfer });
+    expect([tree.a.length, tree.b.length, tree.b.nulls!.length]).toEqual([MIN_COLUMN_LENGTH, MIN_COLUMN_LENGTH, MIN_COLUMN_LENGTH]);
+  });
+});
