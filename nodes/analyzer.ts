@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ArtifactInput, ArtifactKind } from "../artifacts/context.js";
 import type { AnalysisDeps } from "../graph/context.js";
@@ -8,6 +7,7 @@ import { AGENT_BUDGET, agentBudgetMs, LLM_BUDGET, llmBudgetMs } from "../graph/b
 import { untilAborted } from "../graph/deadline.js";
 import type { AnalysisStateUpdate, AnalyzerInput } from "../graph/state.js";
 import { buildAgentResult } from "./agent-result.js";
+import { analyzerTurn } from "./analyzer-turn.js";
 import { examineArtifact } from "./examine-off-loop.js";
 import { prioritizeFindings } from "./findings.js";
 
@@ -81,10 +81,9 @@ export async function runAnalyzer<P, F>(
   /** The last stage reached, as the update to return with an error when the agent runs out of time. */
   let kept: ((error: string) => AnalysisStateUpdate) | null = null;
   const work = async (): Promise<AnalysisStateUpdate> => {
-    // With a model, each analyzer waits for its own turn of the event loop before its deterministic stage, so the
-    // first to start runs through to its model request before the next one's parsing and detectors begin: the
-    // analyzers' model calls go out one after another as each prompt is ready, not together after all of them.
-    if (deps.llm) await nextTurn();
+    // With a model, analyzers take turns so that their model calls leave one after another as each prompt is
+    // ready, not together after all of them (nodes/analyzer-turn.ts).
+    if (deps.llm) await analyzerTurn(deps);
     // The deterministic stage, on a worker thread when the artifact is large enough to be worth the hop.
     const examination = await examineArtifact(spec, run, deps.llm !== null);
     if ("unreadable" in examination) {

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { analyzerTurn } from "../../../nodes/analyzer-turn.js";
+
+/** Starts analyzers in the given order (all at once, as a graph's superstep does) and records when each gets its turn. */
+async function turnsOf(started: Array<[analysis: object, name: string]>): Promise<string[]> {
+  const order: string[] = [];
+  await Promise.all(started.map(([analysis, name]) => analyzerTurn(analysis).then(() => order.push(name))));
+  return order;
+}
+
+describe("analyzerTurn", () => {
+  it("gives the analyzers of one analysis their turns in the order they started", async () => {
+    const analysis = {};
+    expect(await turnsOf([[analysis, "dataset"], [analysis, "checks"], [analysis, "training"]])).toEqual(["dataset", "checks", "training"]);
+  });
+
+  it("runs every analysis's first analyzer before any analysis's second, whatever the order they started in", async () => {
+    const a = {};
+    const b = {};
+    const order = await turnsOf([[a, "a.dataset"], [a, "a.checks"], [a, "a.training"], [b, "b.dataset"], [b, "b.checks"]]);
+    expect(order).toEqual(["a.dataset", "b.dataset", "a.checks", "b.checks", "a.training"]);
+  });
+
+  it("gives an analyzer that starts once the others had their turns the next turn (the next wave's first)", async () => {
+    const analysis = {};
+    await turnsOf([[analysis, "dataset"], [analysis, "checks"], [analysis, "training"]]);
+    const other = {};
+    const order = await turnsOf([[other, "other.dataset"], [other, "other.checks"], [analysis, "checkpoint"]]);
+    expect(order).toEqual(["other.dataset", "checkpoint", "other.checks"]);
+  });
+});
