@@ -124,9 +124,12 @@ function nearestPosition(positions: ReadonlyArray<[number, number]>, index: numb
  */
 export function checkSentence(text: string, evidence: GroundingEvidence, allowed: Severity): GroundingReason | null {
   const ids = citedIds(text);
-  if (ids.some((id) => !evidence.ids.has(id))) return "unknown_id";
-  // Digits inside cited ids are names, not quantities.
-  const plain = ids.length ? ids.reduce((t, id) => t.split(id).join(" "), text) : text;
+  let plain = text;
+  for (const id of ids) {
+    if (!evidence.ids.has(id)) return "unknown_id";
+    // Digits inside cited ids are names, not quantities.
+    plain = plain.split(id).join(" ");
+  }
   // The items the sentence names: looked for once, and only for a field held in several places of the evidence.
   let anchors: string[] | undefined;
   const numbers = DIGIT.test(plain) ? statedNumbers(plain) : [];
@@ -134,7 +137,7 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
   for (const n of numbers) {
     if (!evidence.numbers.grounds(n)) return "number";
     // A position is checked with the value it is given for, not as a value of the field.
-    if (positions.some(([at]) => at === n.index)) continue;
+    if (positions.length && isPosition(positions, n.index)) continue;
     const field = namedField(plain, n.index, evidence);
     const position = positions.length ? nearestPosition(positions, n.index) : null;
     if (position !== null) {
@@ -150,10 +153,22 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
     if (within && !within.grounds(n)) return "number";
   }
   const claimed = claimedSeverity(text);
-  if (claimed) {
-    const cited = ids.flatMap((id) => evidence.severityOf.get(id) ?? []);
-    const bound = cited.length ? cited.reduce((a, b) => (severityRank(a) < severityRank(b) ? a : b)) : allowed;
-    if (severityRank(claimed) < severityRank(bound)) return "severity";
-  }
+  if (claimed && severityRank(claimed) < severityRank(severityBound(ids, evidence, allowed))) return "severity";
   return null;
+}
+
+/** Whether a number at `index` is one of the positions the sentence names. */
+function isPosition(positions: ReadonlyArray<[number, number]>, index: number): boolean {
+  for (const [at] of positions) if (at === index) return true;
+  return false;
+}
+
+/** The most severe grade a sentence may claim: that of the most severe finding it cites, else `allowed`. */
+function severityBound(ids: readonly string[], evidence: GroundingEvidence, allowed: Severity): Severity {
+  let bound: Severity | null = null;
+  for (const id of ids) {
+    const severity = evidence.severityOf.get(id);
+    if (severity && (bound === null || severityRank(severity) < severityRank(bound))) bound = severity;
+  }
+  return bound ?? allowed;
 }

@@ -40,17 +40,22 @@ export interface GroundingEvidence {
  */
 export const ANCHOR_KEYS = ["id", "rule_id", "name", "check", "column", "metric", "tensor", "feature"] as const;
 const ANCHOR_LISTS = ["finding_ids"] as const;
-const IS_ANCHOR_KEY = new Set<string>([...ANCHOR_KEYS, ...ANCHOR_LISTS]);
+/** Each anchor key and whether its value is a list of names (finding_ids) rather than one name. */
+const ANCHOR_KEY_LISTS = new Map<string, boolean>([...ANCHOR_KEYS.map((k) => [k, false] as const), ...ANCHOR_LISTS.map((k) => [k, true] as const)]);
 
 /** The names of one object of the evidence (ANCHOR_KEYS' values, finding_ids' items), as written. */
 export function anchorNamesOf(o: Record<string, unknown>): string[] {
   const out: string[] = [];
-  for (const key of ANCHOR_KEYS) if (typeof o[key] === "string" && o[key]) out.push(o[key]);
-  for (const key of ANCHOR_LISTS) {
-    const list = o[key];
-    if (Array.isArray(list)) for (const v of list) if (typeof v === "string" && v) out.push(v);
-  }
+  for (const key of ANCHOR_KEYS) namesOf(o[key], false, out);
+  for (const key of ANCHOR_LISTS) namesOf(o[key], true, out);
   return out;
+}
+
+/** The names the value of an anchor key gives (its text, or the texts of its list), added to `out`. */
+function namesOf(value: unknown, list: boolean, out: string[]): void {
+  if (!list) {
+    if (typeof value === "string" && value) out.push(value);
+  } else if (Array.isArray(value)) for (const v of value) if (typeof v === "string" && v) out.push(v);
 }
 
 /** Field names in lower case, kept: a prompt repeats the same few dozen keys hundreds of times. */
@@ -94,18 +99,21 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
     } else if (value && typeof value === "object") {
       const o = value as Record<string, unknown>;
       const first = numbers.length;
-      // Most objects name nothing: their ids and names are read only when one of their keys is an anchor key.
-      let named = false;
+      // Most objects name nothing: their ids are read only when one of their keys is an anchor key, and their
+      // names (anchorNamesOf's) are taken as the walk meets those keys rather than looked up key by key after.
+      let names: string[] | null = null;
       for (const key in o) {
+        const item = o[key];
         const start = numbers.length;
-        walk(o[key]);
+        walk(item);
         // Most keys hold text without a number (titles, descriptions): nothing to record, not even the name.
         if (numbers.length > start) byName.addRange(lowerCase(key), start, numbers.length);
-        if (IS_ANCHOR_KEY.has(key)) named = true;
+        const list = ANCHOR_KEY_LISTS.get(key);
+        if (list !== undefined) namesOf(item, list, (names ??= []));
       }
-      if (!named) return;
+      if (names === null) return;
       readIds(o);
-      for (const name of anchorNamesOf(o)) byName.addAnchor(name, first, numbers.length);
+      for (const name of names) byName.addAnchor(name, first, numbers.length);
     }
   };
   /** The finding id and severity, rule ids and cited findings of an object that names something. */

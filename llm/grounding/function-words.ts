@@ -1,3 +1,5 @@
+import { classOf, codePointAt, LETTER, LATIN, widthOf } from "./char-classes.js";
+
 /**
  * A cheap first verdict on the language of prose, before franc: the function words of the Latin-script languages
  * models most often answer in, each list holding only words that are not also common words of another list's
@@ -26,9 +28,31 @@ const DOMINANCE = 3;
 const LANGUAGES_OF = new Map<string, string[]>();
 for (const [code, words] of Object.entries(FUNCTION_WORDS)) for (const w of words) LANGUAGES_OF.set(w, [...(LANGUAGES_OF.get(w) ?? []), code]);
 
-const WORD = /\p{L}+/gu;
-/** A letter of another script than Latin: the function words cannot speak for such prose (Japanese with English in it). */
-const NOT_LATIN = /(?![\p{Script=Latin}])\p{L}/u;
+/** Whether some letter of `prose` is of another script than Latin: function words cannot speak for such prose (Japanese with English in it). */
+export function hasOtherScript(prose: string): boolean {
+  for (let i = 0; i < prose.length; ) {
+    const c = codePointAt(prose, i);
+    // ASCII letters are Latin: only the others are asked.
+    if (c >= 128 && (classOf(c) & (LETTER | LATIN)) === LETTER) return true;
+    i += widthOf(c);
+  }
+  return false;
+}
+
+/** Each run of letters (\p{L}+) of `text`, in order, read by character code. */
+export function letterRuns(text: string, visit: (word: string) => void): void {
+  let start = -1;
+  for (let i = 0; i <= text.length; ) {
+    const c = i < text.length ? codePointAt(text, i) : 32;
+    const letter = c < 128 ? (c >= 97 && c <= 122) || (c >= 65 && c <= 90) : (classOf(c) & LETTER) !== 0;
+    if (letter && start < 0) start = i;
+    else if (!letter && start >= 0) {
+      visit(text.slice(start, i));
+      start = -1;
+    }
+    i += i < text.length ? widthOf(c) : 1;
+  }
+}
 
 /**
  * Whether `prose` is clearly in `language` (ISO 639-3) by its function words: Latin script only, at least
@@ -36,14 +60,14 @@ const NOT_LATIN = /(?![\p{Script=Latin}])\p{L}/u;
  * False means "not clear", never "another language".
  */
 export function clearlyIn(prose: string, language: string): boolean {
-  if (!FUNCTION_WORDS[language] || NOT_LATIN.test(prose)) return false;
+  if (!FUNCTION_WORDS[language] || hasOtherScript(prose)) return false;
   const hits: Record<string, number> = {};
   let words = 0;
-  for (const m of prose.toLowerCase().matchAll(WORD)) {
+  letterRuns(prose.toLowerCase(), (word) => {
     words++;
-    const codes = LANGUAGES_OF.get(m[0]);
+    const codes = LANGUAGES_OF.get(word);
     if (codes) for (const code of codes) hits[code] = (hits[code] ?? 0) + 1;
-  }
+  });
   const mine = hits[language] ?? 0;
   if (mine < MIN_FUNCTION_WORDS || mine < words * MIN_SHARE) return false;
   for (const code in hits) if (code !== language && hits[code]! * DOMINANCE > mine) return false;

@@ -1,3 +1,6 @@
+import { isDigit, isSpace } from "./char-classes.js";
+import { AFTER_CHARS, digitGroupEnd, mayGoOn, mayStartNumber, namePartAfter } from "./number-scan.js";
+
 /**
  * Numbers as people write them, in English, French, Spanish or German conventions: decimal points or commas,
  * thousands grouped by commas, points, spaces or apostrophes, percentages, scientific notation and k/M/G
@@ -23,8 +26,9 @@ export interface StatedNumber {
 
 // Not after a letter, digit, underscore or point (identifiers such as fp16, top-1, v1.2, run_3), nor after
 // "<letter>-" (ResNet-50). Digits are grouped by [.,] or by a space-like/apostrophe before exactly 3 digits.
-const NUMBER =
-  /(?<![\p{L}\p{N}_.])(?<![\p{L}_]-)(\d+(?:[.,]\d+|[ \u00a0\u202f'’]\d{3}(?!\d))*)(?:\s?[×x*·]\s?10(?:\^([-−+]?\d+)|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)))?(?:[eE]([-−+]?\d+))?/gu;
+// Sticky: statedNumbers runs it only where a run of digits starts and an exponent may follow.
+export const NUMBER =
+  /(?<![\p{L}\p{N}_.])(?<![\p{L}_]-)(\d+(?:[.,]\d+|[ \u00a0\u202f'’]\d{3}(?!\d))*)(?:\s?[×x*·]\s?10(?:\^([-−+]?\d+)|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)))?(?:[eE]([-−+]?\d+))?/uy;
 
 const SUPERSCRIPT: Record<string, string> = { "⁻": "-", "⁺": "+", "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9" };
 
@@ -45,12 +49,11 @@ const SUFFIXES: Array<[RegExp, number[]]> = [
   [/^\s(?:billion|billions|milliards?|milliarden|mil millones)\b/iu, [1e9]],
 ];
 
-/** The first letter of every suffix above (after at most one space): other words after a number multiply nothing. */
-const SUFFIX_START = /^\s?[%kKMGBtTmb]/u;
 const ONE = [1];
 
 const PLAIN = /^\d+$/u;
 const POINT_DECIMAL = /^\d+\.(?:\d{1,2}|\d{4,})$/u;
+const COMMA_DECIMAL = /^\d+,(?:\d{1,2}|\d{4,})$/u;
 
 interface Parsed {
   value: number;
@@ -60,18 +63,22 @@ interface Parsed {
 const GROUP_MARK = /[.,\u00a0\u202f '’]/u;
 const GROUP_MARKS = /[.,\u00a0\u202f '’]/gu;
 
+/** Whether digit groups are thousands: a first group of at most three digits, then groups of three. */
+const thousandsOk = (gs: string[]) => gs[0]!.length <= 3 && gs.slice(1).every((g) => g.length === 3);
+
 /** The values a digit group can mean: point or comma as the decimal mark, the other marks as thousands. */
 function mantissas(raw: string): Parsed[][] {
   if (PLAIN.test(raw)) return [[{ value: Number(raw), decimals: 0 }]];
   // A point before other than three digits can only be a decimal point: the common case, read at once.
   if (POINT_DECIMAL.test(raw)) return [[{ value: Number(raw), decimals: raw.length - raw.indexOf(".") - 1 }]];
+  // So can a lone comma before other than three digits (French, Spanish, German decimals).
+  if (COMMA_DECIMAL.test(raw)) return [[{ value: Number(raw.replace(",", ".")), decimals: raw.length - raw.indexOf(",") - 1 }]];
   const groups = raw.split(GROUP_MARK);
   const seps: string[] = raw.match(GROUP_MARKS) ?? [];
   if (seps.length === 0) return [[{ value: Number(raw), decimals: 0 }]];
   // Several points and nothing else is a version or a dotted identifier, not a quantity.
   if (seps.length > 1 && seps.every((s) => s === ".") && groups.slice(1).some((g) => g.length !== 3)) return [];
   const out: Parsed[][] = [];
-  const thousandsOk = (gs: string[]) => gs[0]!.length <= 3 && gs.slice(1).every((g) => g.length === 3);
   // Every mark is a thousands separator.
   if (thousandsOk(groups) && !(seps.includes(".") && seps.includes(","))) {
     out.push([{ value: Number(groups.join("")), decimals: 0 }]);
@@ -92,38 +99,80 @@ function mantissas(raw: string): Parsed[][] {
   return out;
 }
 
-function exponentOf(caret: string | undefined, superscript: string | undefined, e: string | undefined): number {
+export function exponentOf(caret: string | undefined, superscript: string | undefined, e: string | undefined): number {
   const text = caret ?? (superscript ? [...superscript].map((c) => SUPERSCRIPT[c] ?? "").join("") : e);
   if (text === undefined) return 0;
   return Number(text.replace("−", "-"));
 }
 
-// The patterns statedNumbers runs per number, made once (a literal in the loop is a new object per number).
-const ENUMERATION_MARK = /^[.)]\s/u;
+// The pattern statedNumbers runs for a number that opens a line, made once.
 const BLANK = /^[ \t]*$/u;
-/** What joins a number to a name after it: a point and a letter (3.x), letters then a digit, a hyphen and a letter. */
-const NAME_PART_AFTER = /^(?:\.\p{L}|[_\p{L}]*\d|-\p{L})/u;
 
-/** Every number stated in `text`, with its readings; list markers, identifiers and versions are left out. */
+/** Characters a multiplier starts with (after at most one space): other words after a number multiply nothing. */
+const SUFFIX_CHARS = new Set([..."%kKMGBtTmb"].map((c) => c.charCodeAt(0)));
+
+/**
+ * Every number stated in `text`, with its readings; list markers, identifiers and versions are left out. Read
+ * where a run of digits starts, by character code: a plain number (no exponent can follow its digits) as NUMBER
+ * would match it, anything else by NUMBER itself (made sticky), at that place only; the pattern's two Unicode
+ * look-behinds tried at every character were most of the time of the sentence checks' number reading.
+ */
 export function statedNumbers(text: string): StatedNumber[] {
   const out: StatedNumber[] = [];
-  for (const m of text.matchAll(NUMBER)) {
-    const index = m.index;
-    // A bounded look ahead: slicing to the end of a long text for every number would be quadratic.
-    const after = text.slice(index + m[0].length, index + m[0].length + 24);
+  for (let i = 0; i < text.length; ) {
+    // A match starts with a digit and not after one (\p{N}): only where a run of digits starts.
+    if (!isDigit(text.charCodeAt(i)) || !mayStartNumber(text, i)) {
+      i++;
+      continue;
+    }
+    const index = i;
+    const groupEnd = digitGroupEnd(text, i);
+    let matched: string;
+    let exponent = 0;
+    if (mayGoOn(text, groupEnd)) {
+      NUMBER.lastIndex = i;
+      const m = NUMBER.exec(text);
+      if (!m) {
+        i++;
+        continue;
+      }
+      matched = m[0];
+      exponent = exponentOf(m[2], m[3], m[4]);
+    } else matched = text.slice(i, groupEnd);
+    const end = index + matched.length;
+    i = end;
     // "1." or "2)" opening a line is an enumeration, not a claim.
-    if (ENUMERATION_MARK.test(after) && BLANK.test(text.slice(text.lastIndexOf("\n", index - 1) + 1, index))) continue;
+    const next = text.charCodeAt(end);
+    if ((next === 46 || next === 41) && end + 1 < text.length && isSpace(text.charCodeAt(end + 1)) && BLANK.test(text.slice(text.lastIndexOf("\n", index - 1) + 1, index))) continue;
     // A number glued to letters or digits after it with a point is part of an identifier ("3.x", "1.2.3"); one
     // joined to a word by a hyphen is part of a compound ("5-fold", "16-bit"), a name rather than a measurement.
-    if (NAME_PART_AFTER.test(after)) continue;
-    const exponent = exponentOf(m[2], m[3], m[4]);
-    const scale = 10 ** exponent;
-    const multipliers = SUFFIX_START.test(after) ? [1, ...SUFFIXES.flatMap(([re, ms]) => (re.test(after) ? ms : []))] : ONE;
-    const readings = mantissas(m[1]!).flatMap((parts) =>
-      multipliers.map((mult) => parts.map((p) => ({ value: p.value * scale * mult, tolerance: 0.5 * 10 ** -p.decimals * scale * mult }))),
-    );
-    if (readings.length) out.push({ text: m[0], index, readings });
+    if (namePartAfter(text, end)) continue;
+    const readings = readingsOf(matched.length === groupEnd - index ? matched : text.slice(index, groupEnd), exponent, text, end);
+    if (readings.length) out.push({ text: matched, index, readings });
   }
+  return out;
+}
+
+/**
+ * The readings of a number whose digit group (NUMBER's first group) is `group`, times 10^`exponent`, ending at
+ * `end` of `text`: every value the group can mean, times every multiplier of a suffix written after it.
+ */
+export function readingsOf(group: string, exponent: number, text: string, end: number): Reading[][] {
+  const scale = 10 ** exponent;
+  const next = text.charCodeAt(end);
+  const suffixAt = isSpace(next) ? end + 1 : end;
+  const multipliers = suffixAt < text.length && SUFFIX_CHARS.has(text.charCodeAt(suffixAt)) ? multipliersAfter(text.slice(end, end + AFTER_CHARS)) : ONE;
+  const readings: Reading[][] = [];
+  for (const parts of mantissas(group)) {
+    for (const mult of multipliers) readings.push(parts.map((p) => ({ value: p.value * scale * mult, tolerance: 0.5 * 10 ** -p.decimals * scale * mult })));
+  }
+  return readings;
+}
+
+/** The multipliers of the suffixes written after a number (1 for none), `after` being what follows it. */
+function multipliersAfter(after: string): number[] {
+  const out = [1];
+  for (const [re, ms] of SUFFIXES) if (re.test(after)) out.push(...ms);
   return out;
 }
 

@@ -1,18 +1,19 @@
+import { isSpace } from "./char-classes.js";
+
 /** A piece of text and the separator that followed it, so kept sentences join back as they were written. */
 export interface Sentence {
   text: string;
   after: string;
 }
 
-/** White space as the \s of a regular expression: tabs and line ends, spaces, no-break and typographic spaces. */
-function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
 /** . ! ? … end a sentence when white space follows (not the point of 0.82 or training.overfitting). */
 const isStop = (c: number) => c === 46 || c === 33 || c === 63 || c === 0x2026;
 /** Full-width stops (Chinese, Japanese) end one with or without white space. */
 const isFullStop = (c: number) => c === 0x3002 || c === 0xff01 || c === 0xff1f;
+
+/** The ASCII characters that may end a sentence (. ! ? and the line break), by code. */
+const MAY_END = new Uint8Array(128);
+for (const c of ".!?\n") MAY_END[c.charCodeAt(0)] = 1;
 
 function skipSpaces(text: string, from: number): number {
   let i = from;
@@ -27,14 +28,15 @@ function skipSpaces(text: string, from: number): number {
  */
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  const push = (t: string, after: string) => {
-    if (t) out.push({ text: t, after });
-    else if (out.length) out[out.length - 1]!.after += after;
-  };
   let start = 0;
   let i = 0;
   while (i < text.length) {
     const c = text.charCodeAt(i);
+    // Most characters end nothing: one table read tells.
+    if (c < 128 ? MAY_END[c] === 0 : c !== 0x2026 && !isFullStop(c)) {
+      i++;
+      continue;
+    }
     let end = -1;
     let next = -1;
     if ((isStop(c) && i + 1 < text.length && isSpace(text.charCodeAt(i + 1))) || isFullStop(c)) {
@@ -50,11 +52,17 @@ export function splitSentences(text: string): Sentence[] {
       i++;
       continue;
     }
-    push(text.slice(start, end), text.slice(end, next));
+    pushSentence(out, text.slice(start, end), text.slice(end, next));
     start = i = next;
   }
-  if (start < text.length) push(text.slice(start), "");
+  if (start < text.length) pushSentence(out, text.slice(start), "");
   return out;
+}
+
+/** Adds a sentence; an empty one (a separator after a separator) joins the separator before it. */
+function pushSentence(out: Sentence[], text: string, after: string): void {
+  if (text) out.push({ text, after });
+  else if (out.length) out[out.length - 1]!.after += after;
 }
 
 /** The kept sentences joined with their separators, without trailing white space. */

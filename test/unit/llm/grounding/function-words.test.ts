@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { clearlyIn } from "../../../../llm/grounding/function-words.js";
+import { clearlyIn, hasOtherScript, letterRuns } from "../../../../llm/grounding/function-words.js";
+import { MIXED, randomTexts } from "./random-text.js";
+
+/** The words and script test as clearlyIn made them with patterns before it read characters. */
+const byPatterns = (prose: string) => ({
+  otherScript: /(?![\p{Script=Latin}])\p{L}/u.test(prose),
+  words: prose.toLowerCase().match(/\p{L}+/gu) ?? [],
+});
 
 describe("clearlyIn", () => {
   it("confirms prose full of the asked language's function words", () => {
@@ -19,5 +26,15 @@ describe("clearlyIn", () => {
     // Three function words are too few to tell.
     expect(clearlyIn("the loss and the run", "eng")).toBe(false);
     expect(clearlyIn("Validation loss rises after epoch 12 while the training loss keeps falling.", "tlh")).toBe(false);
+  });
+
+  it("reads the words and the script as the patterns it replaces did, on random texts", () => {
+    const words = ["the ", "and ", "is ", "les ", "est ", "el ", "der ", "İs ", "ünd ", "日 ", "σ ", "𝑥", "a", "7 ", ". "];
+    for (const text of [...randomTexts(MIXED, 10_000, 40), ...randomTexts(words, 5_000, 30, 3)]) {
+      const expected = byPatterns(text);
+      const read: string[] = [];
+      letterRuns(text.toLowerCase(), (w) => read.push(w));
+      expect({ otherScript: hasOtherScript(text), words: read }, JSON.stringify(text)).toEqual(expected);
+    }
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { FIRST_READ_CHARS, proseOf, proseSample, readLanguage } from "../../../../llm/grounding/language.js";
+import { MIXED, randomTexts } from "./random-text.js";
+
+/** The prose as proseOf read it with patterns before it read characters: the same words must come out. */
+const byPatterns = (text: string) =>
+  text
+    .replace(/\[[^\]]{0,12}\]/gu, " ")
+    .split(/\s+/u)
+    .filter((word) => word && !/[\d_/\\=<>{}@#]|\.[\p{L}\d]|\p{Ll}\p{Lu}/u.test(word))
+    .join(" ");
 
 const fr = { code: "fr", name: "French" };
 
@@ -24,5 +33,11 @@ describe("readLanguage", () => {
     expect(first).not.toContain("epsilon");
     expect(first.length).toBeLessThanOrEqual(FIRST_READ_CHARS + texts.length);
     expect(proseSample(texts).length).toBeGreaterThan(first.length);
+  });
+
+  it("reads prose as the replace, split and pattern it replaces did, on random texts", () => {
+    for (const text of randomTexts(MIXED, 20_000, 50)) expect(proseOf(text), JSON.stringify(text)).toBe(byPatterns(text));
+    const tags = ["[fr] a", "[", "]", "[abcdefghijkl]x", "[abcdefghijklm]x", "[𝑥𝑥𝑥𝑥𝑥𝑥𝑥𝑥𝑥𝑥𝑥𝑥]y", "[[ab] c", "a.b", "a.𝑥", "aB", "a𝐀", "é.7"];
+    for (const text of randomTexts(tags, 5_000, 6, 7)) expect(proseOf(text), JSON.stringify(text)).toBe(byPatterns(text));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evidenceValues, NumberSpans, statedNumbers } from "../../../../llm/grounding/numbers.js";
+import { evidenceValues, exponentOf, NUMBER, NumberSpans, readingsOf, statedNumbers } from "../../../../llm/grounding/numbers.js";
+import { randomTexts } from "./random-text.js";
 
 const values = (text: string) => statedNumbers(text).map((n) => n.readings.map((parts) => parts.map((p) => Number(p.value.toPrecision(8)))));
 
@@ -61,5 +62,29 @@ describe("NumberSpans", () => {
     expect(grounds([0.0011], "1e-3")).toBe(true);
     expect(grounds([0], "0")).toBe(true);
     expect(grounds([1.78e-21], "0")).toBe(true);
+  });
+});
+
+/**
+ * The numbers as statedNumbers found them before it read characters: NUMBER run globally over the text (its
+ * look-behinds tried at every character), then the look-ahead patterns on the 24 characters after each match.
+ */
+function formerNumbers(text: string) {
+  const out: Array<{ text: string; index: number; readings: unknown }> = [];
+  for (const m of text.matchAll(new RegExp(NUMBER.source, "gu"))) {
+    const end = m.index + m[0].length;
+    const after = text.slice(end, end + 24);
+    if (/^[.)]\s/u.test(after) && /^[ \t]*$/u.test(text.slice(text.lastIndexOf("\n", m.index - 1) + 1, m.index))) continue;
+    if (/^(?:\.\p{L}|[_\p{L}]*\d|-\p{L})/u.test(after)) continue;
+    const readings = readingsOf(m[1]!, exponentOf(m[2], m[3], m[4]), text, end);
+    if (readings.length) out.push({ text: m[0], index: m.index, readings });
+  }
+  return out;
+}
+
+describe("statedNumbers by character code", () => {
+  it("finds the numbers, digit groups, exponents and suffixes the global pattern found, on random texts", () => {
+    const pieces = ["1", "23", "0", "456", "7", ",", ".", " ", "\u00a0", "\u202f", "'", "’", "-", "_", "e", "E", "x", "×", "·", "*", "10", "^", "⁻³", "−", "+", "%", "k", "M", "GB", " million", "a", "é", "Ⅳ", "𝑥", "\ud835", "\n", ")", "\t", "fp", "ResNet-", "v", "3.x"];
+    for (const text of randomTexts(pieces, 30_000, 14)) expect(statedNumbers(text), JSON.stringify(text)).toEqual(formerNumbers(text));
   });
 });
