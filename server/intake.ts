@@ -69,7 +69,8 @@ export function readBody(limit: number, timeoutMs: number): RequestHandler {
     }
     // A large body with a declared length is copied into one buffer as it arrives, so no 40 MB copy (and its
     // page faults) blocks the event loop at the end. The buffer is allocated only once the first MiB has come,
-    // so a slow sender announcing a big body costs no memory. Other bodies are joined at the end.
+    // so a slow sender announcing a big body costs no memory. Other bodies are joined at the end. The buffer is
+    // shared memory, so every worker of the pool can decode a part of it in place (server/json-body.ts).
     let whole: Buffer | null = null;
     const chunks: Buffer[] = [];
     let received = 0;
@@ -94,7 +95,7 @@ export function readBody(limit: number, timeoutMs: number): RequestHandler {
       if (whole) chunk.copy(whole, received - chunk.length);
       else chunks.push(chunk);
       if (!whole && declared >= PREALLOCATE_AFTER_BYTES && received >= PREALLOCATE_AFTER_BYTES) {
-        whole = Buffer.allocUnsafe(declared);
+        whole = Buffer.from(new SharedArrayBuffer(declared));
         let offset = 0;
         for (const part of chunks.splice(0)) offset += part.copy(whole, offset);
       }

@@ -2,8 +2,9 @@ import { isRecord } from "../artifacts/json-values.js";
 import { RequestDecodeError } from "../artifacts/request.js";
 import { parseTolerantJson } from "../artifacts/tolerant-json.js";
 import { readsAsColumn } from "../nodes/training/parse/index.js";
-import { unpackNumberColumns } from "../workers/number-columns.js";
-import { runTask } from "../workers/pool.js";
+import { joinBodyParts } from "../workers/decode-json-columns.js";
+import { type PackedValue, unpackNumberColumns } from "../workers/number-columns.js";
+import { POOL_THREADS, runTask } from "../workers/pool.js";
 
 /**
  * Bodies from this size on are parsed on a worker thread. Below it the hop costs more than it saves: measured on
@@ -37,11 +38,28 @@ function readByTrainingParserAsColumn(request: unknown, path: ReadonlyArray<stri
 /** Parses a body read by server/intake.ts, off the event loop when it is large; the buffer is consumed. */
 export async function parseJsonBody(body: Buffer): Promise<unknown> {
   if (body.length < WORKER_PARSE_MIN_BYTES) return parseJsonText(body.toString("utf8"));
+  if (body.buffer instanceof SharedArrayBuffer) return parseSharedBody(new Uint8Array(body.buffer, body.byteOffset, body.length));
   // Transferred, not copied: a buffer of its own (Buffer.concat allocates one at this size) moves as it is.
   const owned = body.byteOffset === 0 && body.buffer.byteLength === body.length ? body : Buffer.from(body);
   const bytes = new Uint8Array(owned.buffer, 0, owned.length);
+  return unpackParsed(runTask("parseJson", bytes, { transfer: [bytes.buffer as ArrayBuffer] }));
+}
+
+/**
+ * A body in shared memory (server/intake.ts reads a large one with a declared length there) is decoded by every
+ * thread of the pool at once, each reading its share of the long number arrays; a body any part refuses is read
+ * whole by one, which gives the value or JSON.parse's error.
+ */
+async function parseSharedBody(bytes: Uint8Array): Promise<unknown> {
+  const parts = await Promise.all(Array.from({ length: POOL_THREADS }, (_, part) => runTask("parseJsonPart", { bytes, part, parts: POOL_THREADS })));
+  if (parts.every((p) => p !== null)) return unpackParsed(joinBodyParts(parts));
+  return unpackParsed(runTask("parseJson", bytes));
+}
+
+/** The parsed body with its number arrays rebuilt, but for those the training parser reads as columns. */
+async function unpackParsed(parsing: PackedValue | Promise<PackedValue>): Promise<unknown> {
   try {
-    const packed = await runTask("parseJson", bytes, { transfer: [bytes.buffer as ArrayBuffer] });
+    const packed = await parsing;
     return await unpackNumberColumns(packed, (path) => readByTrainingParserAsColumn(packed.value, path));
   } catch (err) {
     if ((err as Error).name === "SyntaxError") throw invalid((err as Error).message);

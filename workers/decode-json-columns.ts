@@ -1,5 +1,5 @@
 import { parseTolerantJson } from "../artifacts/tolerant-json.js";
-import { MIN_COLUMN_LENGTH, type NumberColumn, packNumberColumns, type PackedValue, setOwn, transferable } from "./number-columns.js";
+import { MIN_COLUMN_LENGTH, type NumberColumn, packNumberColumns, type PackedValue, setAt, setOwn, transferable } from "./number-columns.js";
 
 /**
  * A large body's UTF-8 bytes → its value with every long array of numbers and nulls written straight into a
@@ -39,6 +39,54 @@ export function readJsonColumns(bytes: Buffer): PackedValue {
   return new ColumnDecoder(bytes).decode();
 }
 
+/**
+ * Flat arrays from this many bytes on are shared out between the parts of a body; below it an array cannot hold
+ * MIN_COLUMN_LENGTH numbers ("0," each) and is read where it stands.
+ */
+const DEFER_MIN_BYTES = 2 * MIN_COLUMN_LENGTH;
+
+/** What one part of a body decoded: the tree (part 0 only), its share of the columns, and its other flat arrays. */
+export interface BodyPart {
+  value: unknown;
+  columns: NumberColumn[];
+  arrays: Array<{ path: Array<string | number>; value: unknown[] }>;
+}
+
+/**
+ * Part `part` of `parts` of a body's decoding, so several threads decode one body: each reads the small parts of
+ * the whole text (cheap: the long flat arrays are only located, by memchr), then reads its share of those arrays,
+ * whole arrays by their bytes, in order. joinBodyParts puts the parts together. Null when the text is refused
+ * anywhere this part looked: decodeJsonColumns of the whole body then gives the value or JSON.parse's error.
+ */
+export function decodeJsonPart(bytes: Uint8Array, part: number, parts: number): BodyPart | null {
+  const decoder = new ColumnDecoder(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), DEFER_MIN_BYTES);
+  try {
+    const { value } = decoder.decode();
+    if (part === 0) for (const d of decoder.replaced) new ColumnDecoder(decoder.b).readDeferred(d);
+    const total = decoder.deferred.reduce((sum, d) => sum + d.end - d.start, 0);
+    let before = 0;
+    for (const d of decoder.deferred) {
+      const length = d.end - d.start;
+      if (Math.min(parts - 1, Math.floor(((before + length / 2) * parts) / total)) === part) decoder.readDeferred(d);
+      before += length;
+    }
+    return { value: part === 0 ? value : null, columns: decoder.columns, arrays: decoder.arrays };
+  } catch (err) {
+    if (err instanceof RefusedJson || err instanceof RangeError) return null;
+    throw err;
+  }
+}
+
+/** The body decoded by all its parts (decodeJsonPart, in part order) as one packed value. */
+export function joinBodyParts(parts: readonly BodyPart[]): PackedValue {
+  let value = parts[0]!.value;
+  for (const { path, value: array } of parts.flatMap((p) => p.arrays)) {
+    if (path.length === 0) value = array;
+    else setAt(value, path, array);
+  }
+  return { value, columns: parts.flatMap((p) => p.columns) };
+}
+
 /** 10^0 … 10^22, every one an exact double (read from their literals: `**` need not be exact). */
 const POW10 = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 /** Most significant digits whose integer is exact in a double and leaves the fast path exact (Clinger). */
@@ -75,17 +123,45 @@ const LOWER_T = 0x74;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
+/** A flat array (numbers and literals only, no string or container in it) left for a part of the body to read. */
+interface DeferredArray {
+  path: Array<string | number>;
+  /** Offsets of its "[" and its "]". */
+  start: number;
+  end: number;
+}
+
 class ColumnDecoder {
   private pos = 0;
   private readonly path: Array<string | number> = [];
-  private readonly columns: NumberColumn[] = [];
+  readonly columns: NumberColumn[] = [];
+  /** Arrays read by readDeferred that did not become columns (short, or holding true/false). */
+  readonly arrays: Array<{ path: Array<string | number>; value: unknown[] }> = [];
+  readonly deferred: DeferredArray[] = [];
+  /** Located arrays whose key came again with another value (JSON.parse keeps the last): checked, not kept. */
+  readonly replaced: DeferredArray[] = [];
+  /** Next offset of a byte (at or after the last offset asked about), so finding flat arrays stays one pass. */
+  private readonly nextOf = new Map<number, number>();
   /** The array being read while it holds numbers and nulls only; grown by doubling, reused by the next array. */
   private scratch = new Float64Array(MIN_COLUMN_LENGTH);
   private scratchNulls = new Uint8Array(MIN_COLUMN_LENGTH);
   /** Where a number outside an array's run of numbers is read to. */
   private readonly single = new Float64Array(1);
 
-  constructor(private readonly b: Buffer) {}
+  /** `deferFrom`: flat arrays of at least this many bytes are only located, not read (readDeferred reads them). */
+  constructor(
+    readonly b: Buffer,
+    private readonly deferFrom = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** Reads a flat array decode() located, as a column or (short, or not all numbers) into `arrays`. */
+  readDeferred({ path, start, end }: DeferredArray): void {
+    this.pos = start;
+    this.path.splice(0, this.path.length, ...path);
+    const value = this.array(false);
+    if (this.pos !== end + 1) throw new RefusedJson();
+    if (value !== null) this.arrays.push({ path, value: value as unknown[] });
+  }
 
   decode(): PackedValue {
     const value = this.value();
@@ -266,8 +342,16 @@ class ColumnDecoder {
    * ends so becomes a column (null in the tree), a short one a JS array. The first other element turns what was
    * read so far into a JS array and the rest is read as values.
    */
-  private array(): unknown {
+  private array(deferrable = true): unknown {
     const b = this.b;
+    if (deferrable && this.deferFrom !== Number.POSITIVE_INFINITY) {
+      const end = this.flatArrayEnd(this.pos);
+      if (end >= 0) {
+        this.deferred.push({ path: [...this.path], start: this.pos, end });
+        this.pos = end + 1;
+        return null;
+      }
+    }
     this.pos++;
     this.skipSpace();
     if (b[this.pos] === CLOSE_BRACKET) {
@@ -303,11 +387,34 @@ class ColumnDecoder {
     }
   }
 
+  /**
+   * The offset of the "]" closing the array at `start` when it is flat and at least deferFrom bytes long, else -1.
+   * Flat: no "[", "{" or '"' before the first "]", which therefore closes it.
+   */
+  private flatArrayEnd(start: number): number {
+    const end = this.next(CLOSE_BRACKET, start);
+    if (end - start < this.deferFrom || end === this.b.length) return -1;
+    return this.next(OPEN_BRACKET, start + 1) > end && this.next(OPEN_BRACE, start) > end && this.next(QUOTE, start) > end ? end : -1;
+  }
+
+  /** The first offset at or after `from` holding `byte` (the length when none does); offsets asked never decrease. */
+  private next(byte: number, from: number): number {
+    const known = this.nextOf.get(byte);
+    if (known !== undefined && known >= from) return known;
+    const found = this.b.indexOf(byte, from);
+    const at = found < 0 ? this.b.length : found;
+    this.nextOf.set(byte, at);
+    return at;
+  }
+
   private dropColumnsUnder(prefix: ReadonlyArray<string | number>): void {
     const under = (path: ReadonlyArray<string | number>) => path.length >= prefix.length && prefix.every((key, i) => path[i] === key);
-    const kept = this.columns.filter((c) => !under(c.path));
-    this.columns.length = 0;
-    this.columns.push(...kept);
+    const columns = this.columns.filter((c) => !under(c.path));
+    this.columns.splice(0, this.columns.length, ...columns);
+    // A located array a later value replaces is still read once, by part 0, for the text to be checked whole.
+    const deferred = this.deferred.filter((d) => !under(d.path));
+    this.replaced.push(...this.deferred.filter((d) => under(d.path)));
+    this.deferred.splice(0, this.deferred.length, ...deferred);
   }
 
   private growScratch(): void {

@@ -162,7 +162,7 @@ export async function unpackNumberColumns(packed: PackedValue, keepColumn: (path
 }
 
 /** Puts `value` at `path` (not empty) of the tree `root`. */
-function setAt(root: unknown, path: NumberColumn["path"], value: unknown): void {
+export function setAt(root: unknown, path: NumberColumn["path"], value: unknown): void {
   let parent = root as Record<string | number, unknown>;
   for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
   const key = path[path.length - 1]!;

@@ -1,5 +1,5 @@
 import { examineTask } from "./examine-task.js";
-import { parseJsonTask } from "./parse-json.js";
+import { parseJsonPartTask, parseJsonTask } from "./parse-json.js";
 import { scanTensorRangesTask } from "./scan-tensor-ranges.js";
 
 /**
@@ -17,6 +17,7 @@ export interface TaskOutput<T> {
  */
 export const TASKS = {
   parseJson: parseJsonTask,
+  parseJsonPart: parseJsonPartTask,
   scanTensorRanges: scanTensorRangesTask,
   examine: examineTask,
 } satisfies Record<string, (payload: never) => TaskOutput<unknown> | Promise<TaskOutput<unknown>>>;
