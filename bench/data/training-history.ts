@@ -52,3 +52,27 @@ export function trainingHistoryRequest(points: number): Record<string, unknown> 
     },
   };
 }
+
+/**
+ * The UTF-8 bytes of `JSON.stringify(trainingHistoryRequest(points))`, in shared memory as server/intake.ts receives
+ * a body with a declared length, written number by number: the history_scaling process never holds the body as a
+ * string nor JSON.stringify's buffers, whose peak RSS the service never has (it receives bytes).
+ */
+export function trainingHistoryBody(points: number): Buffer {
+  const request = trainingHistoryRequest(points) as { training_artifacts: { metrics: Record<string, number[]> } };
+  const { metrics } = request.training_artifacts;
+  const slot = JSON.stringify("\u0000");
+  const pieces = JSON.stringify({ ...request, training_artifacts: { ...request.training_artifacts, metrics: Object.fromEntries(Object.keys(metrics).map((m) => [m, "\u0000"])) } }).split(slot);
+  const arrays = Object.values(metrics);
+  let length = pieces.reduce((sum, p) => sum + Buffer.byteLength(p), 0);
+  for (const values of arrays) length += 1 + values.reduce((sum, v) => sum + String(v).length + 1, 0);
+  const body = Buffer.from(new SharedArrayBuffer(length));
+  let at = body.write(pieces[0]!);
+  arrays.forEach((values, i) => {
+    at += body.write("[", at);
+    values.forEach((v, j) => (at += body.write(j === 0 ? String(v) : `,${String(v)}`, at, "latin1")));
+    at += body.write("]", at);
+    at += body.write(pieces[i + 1]!, at);
+  });
+  return body;
+}

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeSafetensors } from "../../../bench/data/safetensors-file.js";
-import { HISTORY_METRICS, trainingHistory, trainingHistoryRequest } from "../../../bench/data/training-history.js";
+import { HISTORY_METRICS, trainingHistory, trainingHistoryBody, trainingHistoryRequest } from "../../../bench/data/training-history.js";
 import { decodeAnalysisRequest } from "../../../artifacts/request.js";
 import { scanCheckpointFile } from "../../../nodes/checkpoint/file/scan.js";
 
@@ -23,6 +23,14 @@ describe("bench training history", () => {
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     expect(mean(h.val_loss.slice(-200))).toBeLessThan(mean(h.val_loss.slice(0, 200)) / 3);
     expect(mean(h.val_accuracy.slice(-200))).toBeGreaterThan(0.85);
+  });
+
+  it("is written as bytes in shared memory exactly as JSON.stringify writes the request", () => {
+    for (const points of [1, 3, 2000]) {
+      const body = trainingHistoryBody(points);
+      expect(body.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(body.toString("utf8")).toBe(JSON.stringify(trainingHistoryRequest(points)));
+    }
   });
 
   it("is a request the service decodes", () => {
