@@ -1,7 +1,7 @@
 import type { GroundingReason } from "../../domain/grounding.js";
 import { type Severity, severityRank } from "../../domain/result.js";
 import type { GroundingEvidence } from "./evidence.js";
-import { statedNumbers } from "./numbers.js";
+import { type NumberSet, statedNumbers } from "./numbers.js";
 import { lastWordsBefore } from "./words-before.js";
 
 
@@ -33,10 +33,16 @@ const FINDING_PREFIX = /(?:dataset|checks|training|checkpoint|cross)\./;
 /** Ids a sentence cites: finding ids and detector rule ids. */
 export function citedIds(text: string): string[] {
   const ids: string[] = [];
-  if (FINDING_PREFIX.test(text)) for (const m of text.matchAll(FINDING_ID)) ids.push(m[0]);
+  if (FINDING_PREFIX.test(text)) matchesOf(FINDING_ID, text, ids);
   // A rule id has a dash: most sentences have none, and are spared the second scan.
-  if (text.includes("-")) for (const m of text.matchAll(RULE_ID)) ids.push(m[0]);
+  if (text.includes("-")) matchesOf(RULE_ID, text, ids);
   return ids;
+}
+
+/** Every match of a global pattern in `text`, added to `out`: exec from the start, without matchAll's copy of the pattern. */
+function matchesOf(pattern: RegExp, text: string, out: string[]): void {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) out.push(m[0]);
 }
 
 const DIGIT = /\d/u;
@@ -135,9 +141,11 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
   const numbers = DIGIT.test(plain) ? statedNumbers(plain) : [];
   const positions = numbers.length > 1 ? positionsIn(plain) : [];
   for (const n of numbers) {
-    if (!evidence.numbers.grounds(n)) return "number";
     // A position is checked with the value it is given for, not as a value of the field.
-    if (positions.length && isPosition(positions, n.index)) continue;
+    if (positions.length && isPosition(positions, n.index)) {
+      if (!evidence.numbers.grounds(n)) return "number";
+      continue;
+    }
     const field = namedField(plain, n.index, evidence);
     const position = positions.length ? nearestPosition(positions, n.index) : null;
     if (position !== null) {
@@ -145,12 +153,18 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
       const paired = evidence.byName.pairedWith(position, field, anchors);
       if (paired && !paired.grounds(n)) return "number";
     }
-    if (field === null) continue;
-    if (!evidence.byName.get(field)!.grounds(n)) return "number";
-    if (evidence.byName.places(field) < 2) continue;
-    anchors ??= evidence.anchorsIn(text);
-    const within = anchors.length ? evidence.byName.get(field, anchors) : undefined;
-    if (within && !within.grounds(n)) return "number";
+    // The values of the field inside the items named are among the field's values, which are among all values
+    // shown: the number is checked once, against the narrowest of them there is (a stated number grounded in
+    // a set is grounded in every set that holds it).
+    let values: NumberSet = evidence.numbers;
+    if (field !== null) {
+      values = evidence.byName.get(field)!;
+      if (evidence.byName.places(field) >= 2) {
+        anchors ??= evidence.anchorsIn(text);
+        values = (anchors.length ? evidence.byName.get(field, anchors) : undefined) ?? values;
+      }
+    }
+    if (!values.grounds(n)) return "number";
   }
   const claimed = claimedSeverity(text);
   if (claimed && severityRank(claimed) < severityRank(severityBound(ids, evidence, allowed))) return "severity";

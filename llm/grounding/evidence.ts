@@ -58,6 +58,8 @@ function namesOf(value: unknown, list: boolean, out: string[]): void {
   } else if (Array.isArray(value)) for (const v of value) if (typeof v === "string" && v) out.push(v);
 }
 
+const DIGIT = /\d/;
+
 /** Field names in lower case, kept: a prompt repeats the same few dozen keys hundreds of times. */
 const LOWER_KEYS = new Map<string, string>();
 const MAX_LOWER_KEYS = 4096;
@@ -86,7 +88,7 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
   const walk = (value: unknown): void => {
     if (typeof value === "number") numbers.push(value);
     else if (typeof value === "string") {
-      if (/\d/.test(value)) evidenceValues(value, numbers);
+      if (DIGIT.test(value)) evidenceValues(value, numbers);
     } else if (Array.isArray(value)) {
       // Two numbers are a point ([step, value]) or a window ([start, end]): kept as a pair, its length is no count.
       if (value.length === 2 && typeof value[0] === "number" && typeof value[1] === "number") {
@@ -95,7 +97,10 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
         return;
       }
       numbers.push(value.length);
-      for (const item of value) walk(item);
+      for (const item of value) {
+        if (typeof item === "number") numbers.push(item);
+        else walk(item);
+      }
     } else if (value && typeof value === "object") {
       const o = value as Record<string, unknown>;
       const first = numbers.length;
@@ -105,7 +110,11 @@ export function collectEvidence(...shown: unknown[]): GroundingEvidence {
       for (const key in o) {
         const item = o[key];
         const start = numbers.length;
-        walk(item);
+        // Numbers and text, most values, are read here rather than in a call of their own.
+        if (typeof item === "number") numbers.push(item);
+        else if (typeof item === "string") {
+          if (DIGIT.test(item)) evidenceValues(item, numbers);
+        } else if (item !== null && typeof item === "object") walk(item);
         // Most keys hold text without a number (titles, descriptions): nothing to record, not even the name.
         if (numbers.length > start) byName.addRange(lowerCase(key), start, numbers.length);
         const list = ANCHOR_KEY_LISTS.get(key);
