@@ -1,6 +1,6 @@
 import { summarizeDistinct } from "./distinct.js";
 import { psi } from "./drift.js";
-import { familyOf, pandasDtypeOf } from "./dtype.js";
+import { FLOAT_TYPE, familyOf, pandasDtypeOf } from "./dtype.js";
 import type { Cell, Engine } from "./engine.js";
 import { numericProfile } from "./numeric.js";
 import type { ColumnDrift, ColumnStatistics } from "./schema.js";
@@ -49,22 +49,13 @@ async function sampledDistinctShares(engine: Engine, train: LoadedTable): Promis
 }
 
 /**
- * Moments and extremes of every column in one scan of the train table (count, mean, sample std as pandas'
- * ddof=1, min, max, infinities), the distinct share of a sample to route each column, then per numeric
- * column one sort for its exact distinct count, top value, quartiles and drift (numeric.ts), and per other
- * column one hash aggregate (or an estimate above the bound) for distinct count and top value.
+ * Counts of every column in one scan of the train table, the distinct share of a sample to route each column,
+ * then per numeric column one sort for its moments, exact distinct count, top value, quartiles and drift
+ * (numeric.ts), and per other column one hash aggregate (or an estimate above the bound) for distinct count and
+ * top value.
  */
 export async function profileColumns(engine: Engine, train: LoadedTable, test: LoadedTable | null): Promise<ColumnProfiles> {
-  const parts = train.columns.flatMap((col, i) => {
-    const c = ident(col.name);
-    const out = [`count(${c}) AS n${i}`];
-    if (familyOf(col.type) === "numeric") {
-      out.push(`avg(${c}) AS mean${i}`, `stddev_samp(${c}) AS std${i}`, `min(${c})::DOUBLE AS min${i}`, `max(${c})::DOUBLE AS max${i}`);
-      if (/^(DOUBLE|FLOAT|REAL)$/.test(col.type)) out.push(`count_if(isinf(${c})) AS inf${i}`);
-    }
-    return out;
-  });
-  const [agg] = await engine.rows(`SELECT ${parts.join(", ")} FROM ${ident(train.table)}`);
+  const [agg] = await engine.rows(`SELECT ${train.columns.map((col, i) => `count(${ident(col.name)}) AS n${i}`).join(", ")} FROM ${ident(train.table)}`);
   const inTest = await testCounts(engine, train, test);
   const sampledShares = await sampledDistinctShares(engine, train);
   const columns: Record<string, ColumnStatistics> = {};
@@ -77,11 +68,11 @@ export async function profileColumns(engine: Engine, train: LoadedTable, test: L
     const sampledShare = sampledShares[i] ?? 0;
     const profile =
       numeric && count > 0
-        ? await numericProfile(engine, col.name, { table: train.table, count }, test && testCount ? { table: test.table, count: testCount } : null, psi, sampledShare < NEAR_UNIQUE_SAMPLE_SHARE)
+        ? await numericProfile(engine, col, { table: train.table, count }, test && testCount ? { table: test.table, count: testCount } : null, psi, sampledShare < NEAR_UNIQUE_SAMPLE_SHARE)
         : null;
     const distinct = profile?.distinct ?? (await summarizeDistinct(engine, train.table, col.name, count, sampledShare));
     if (profile?.drift) numericDrift[col.name] = { kind: "numeric", ...profile.drift };
-    const inf = num(agg?.[`inf${i}`]);
+    const moments = profile?.moments;
     columns[col.name] = {
       dtype: pandasDtypeOf(col.type),
       count,
@@ -89,17 +80,17 @@ export async function profileColumns(engine: Engine, train: LoadedTable, test: L
       missing_fraction: train.rows ? missing / train.rows : 0,
       unique: distinct.unique,
       ...("estimated" in distinct && distinct.estimated ? { unique_estimated: true } : {}),
-      mean: numeric ? num(agg?.[`mean${i}`]) : null,
-      std: numeric ? num(agg?.[`std${i}`]) : null,
-      min: numeric ? num(agg?.[`min${i}`]) : null,
-      max: numeric ? num(agg?.[`max${i}`]) : null,
+      mean: moments?.mean ?? null,
+      std: moments?.std ?? null,
+      min: moments?.min ?? null,
+      max: moments?.max ?? null,
       p25: profile?.quartiles[0] ?? null,
       p50: profile?.quartiles[1] ?? null,
       p75: profile?.quartiles[2] ?? null,
       ...(profile?.quartilesEstimated ? { quartiles_estimated: true } : {}),
       top: distinct.top,
       top_frequency: distinct.topFrequency,
-      ...(inf !== null ? { inf_count: inf } : {}),
+      ...(numeric && FLOAT_TYPE.test(col.type) ? { inf_count: moments?.inf ?? 0 } : {}),
     };
   }
   return { columns, numericDrift };

@@ -14,6 +14,9 @@ const INTEGER_DTYPES: Record<string, string> = {
   UHUGEINT: "uint128",
 };
 
+/** DuckDB's floating-point types: the ones that hold NaN and infinities. */
+export const FLOAT_TYPE = /^(DOUBLE|FLOAT|REAL)$/;
+
 /** The family a DuckDB column type belongs to; anything not a number, boolean or time is summarized as text. */
 export function familyOf(duckType: string): ColumnFamily {
   if (INTEGER_DTYPES[duckType] || /^(FLOAT|DOUBLE|REAL|DECIMAL)/.test(duckType)) return "numeric";
@@ -38,4 +41,20 @@ export function pandasDtypeOf(duckType: string): string {
   if (duckType.startsWith("TIMESTAMP")) return "datetime";
   if (duckType.startsWith("TIME")) return "time";
   return duckType.toLowerCase();
+}
+
+/** Integers up to 2^53 in magnitude are exact as DOUBLEs; beyond, neighbours share one. */
+const DOUBLE_EXACT_INTEGER = 2 ** 53;
+/** Decimal digits a DOUBLE holds for any decimal value. */
+const DOUBLE_DECIMAL_DIGITS = 15;
+
+/**
+ * Whether a numeric column's values are exact, and distinct values stay distinct, as DOUBLEs, given its extremes:
+ * then its values are ordered, counted and compared as DOUBLEs (numeric.ts).
+ */
+export function exactAsDouble(duckType: string, min: number | null, max: number | null): boolean {
+  if (/^(FLOAT|DOUBLE|REAL|TINYINT|SMALLINT|INTEGER|UTINYINT|USMALLINT|UINTEGER)$/.test(duckType)) return true;
+  const width = /^DECIMAL\((\d+)/.exec(duckType)?.[1];
+  if (width !== undefined) return Number(width) <= DOUBLE_DECIMAL_DIGITS;
+  return INTEGER_DTYPES[duckType] !== undefined && Math.max(Math.abs(min ?? 0), Math.abs(max ?? 0)) < DOUBLE_EXACT_INTEGER;
 }

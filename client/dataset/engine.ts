@@ -13,6 +13,11 @@ export interface Engine {
   run(sql: string): Promise<void>;
   /** Runs a query and returns its rows as plain JS values. */
   rows(sql: string): Promise<Row[]>;
+  /**
+   * Streams a query whose columns are all non-null DOUBLEs chunk by chunk: `visit` gets each column's values of
+   * the chunk, so millions of rows reach JS without a JS object per row.
+   */
+  scanDoubles(sql: string, visit: (columns: Float64Array[], rows: number) => void): Promise<void>;
   /** Share of the running query done (0–1), or null when DuckDB cannot tell. */
   progress(): number | null;
   /** DuckDB's version, recorded in the artifact's metadata. */
@@ -53,6 +58,20 @@ export async function openEngine(options: { workDir?: string; threads?: number }
     async rows(sql) {
       const reader = await connection.runAndReadAll(sql);
       return reader.getRowObjectsJS().map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, toCell(v)])));
+    },
+    async scanDoubles(sql, visit) {
+      const result = await connection.stream(sql);
+      const columns = Array.from({ length: result.columnCount }, () => new Float64Array(0));
+      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+        const rows = chunk.rowCount;
+        for (let c = 0; c < columns.length; c++) {
+          if (columns[c]!.length < rows) columns[c] = new Float64Array(rows);
+          const vector = chunk.getColumnVector(c);
+          const into = columns[c]!;
+          for (let r = 0; r < rows; r++) into[r] = vector.getItem(r) as number;
+        }
+        visit(columns, rows);
+      }
     },
     progress() {
       const p = connection.progress;

@@ -3,7 +3,7 @@ import { profileColumns } from "./columns.js";
 import { categoricalDrift } from "./drift.js";
 import { openEngine } from "./engine.js";
 import { DatasetError } from "./errors.js";
-import { duplicateRows, trainTestOverlap } from "./rows.js";
+import { rowMatches } from "./rows.js";
 import { type DatasetArtifacts, DatasetArtifactsSchema, type DatasetStatistics } from "./schema.js";
 import { dataSourceOf, type LoadedTable, loadTable } from "./source.js";
 
@@ -50,20 +50,20 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
     const test = sources.test ? await step(`reading ${input.test}`, () => loadTable(engine, sources.test!, "test")) : null;
     if (input.target) checkTarget(input.target, train, test);
     const { columns, numericDrift } = await step("column statistics", () => profileColumns(engine, train, test));
+    const matches = await step(test ? "duplicate and overlapping rows" : "duplicate rows", () => rowMatches(engine, train, test));
     const statistics: DatasetStatistics = {
       num_rows: train.rows + (test?.rows ?? 0),
       splits: { train: { num_rows: train.rows }, ...(test ? { test: { num_rows: test.rows } } : {}) },
       columns,
-      duplicates: await step("duplicate rows", () => duplicateRows(engine, train)),
+      duplicates: matches.duplicates,
     };
     if (input.target) {
       const target = input.target;
       const trainClasses = await classCounts(engine, train, target);
       statistics.class_distribution = test ? { train: trainClasses, test: await classCounts(engine, test, target) } : trainClasses;
     }
+    if (matches.overlap) statistics.train_test_overlap = matches.overlap;
     if (test) {
-      const overlap = await step("train/test overlap", () => trainTestOverlap(engine, train, test));
-      if (overlap) statistics.train_test_overlap = overlap;
       const categorical = await step("drift", () => categoricalDrift(engine, train, test, (c) => columns[c]?.unique ?? Infinity));
       statistics.drift = Object.fromEntries(train.columns.flatMap((c) => {
         const d = numericDrift[c.name] ?? categorical[c.name];

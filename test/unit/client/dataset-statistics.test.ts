@@ -87,7 +87,7 @@ describe("progress", () => {
     const events: Array<[string, number | null]> = [];
     await computeDatasetArtifacts({ data: `${dir}train.csv`, test: `${dir}test.csv`, onProgress: (step, done) => events.push([step, done]) });
     const ends = events.filter(([, done]) => done === 1).map(([step]) => step);
-    expect(ends).toEqual([`reading ${dir}train.csv`, `reading ${dir}test.csv`, "column statistics", "duplicate rows", "train/test overlap", "drift"]);
+    expect(ends).toEqual([`reading ${dir}train.csv`, `reading ${dir}test.csv`, "column statistics", "duplicate and overlapping rows", "drift"]);
     for (const step of ends) expect(events.findIndex(([s, d]) => s === step && d === 0)).toBeLessThan(events.findIndex(([s, d]) => s === step && d === 1));
     expect(events.every(([, done]) => done === null || (done >= 0 && done <= 1))).toBe(true);
   });
