@@ -1,4 +1,6 @@
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { trainingHistoryBody } from "../data/training-history.js";
 import type { BenchProfile } from "../lib/options.js";
 import { runWorker } from "../lib/processes.js";
 import { type BenchResult, type BenchRow, ratioOf } from "../lib/result.js";
@@ -20,14 +22,17 @@ const SIZE_TIMEOUT_MS = 180_000;
 
 /** history_scaling: offline analysis time and peak RSS per history size, one child process per size. */
 export async function benchHistoryScaling(profile: BenchProfile): Promise<BenchResult> {
-  const { runs, failure } = await measureSizes(profile.historySizes, (points) =>
-    runWorker<HistoryRun>(join(ROOT, "bench/workers/history-analysis.ts"), [String(points), String(profile.historyRepeats), String(SIZE_BUDGET_MS)], {
+  const { runs, failure } = await measureSizes(profile.historySizes, (points) => {
+    // Written here, read by the worker: the measured process holds the body only as the service does, as bytes.
+    const bodyFile = join(OUT_DIR, `history-${points}.json`);
+    writeFileSync(bodyFile, trainingHistoryBody(points));
+    return runWorker<HistoryRun>(join(ROOT, "bench/workers/history-analysis.ts"), [String(points), String(profile.historyRepeats), String(SIZE_BUDGET_MS), bodyFile], {
       cwd: ROOT,
       env: childEnv({}),
       logFile: join(OUT_DIR, `history-${points}.log`),
       timeoutMs: SIZE_TIMEOUT_MS,
-    }),
-  );
+    });
+  });
   if (runs.length < 2) throw new Error(failure ?? "fewer than two history sizes measured");
   const total = runs.map((r) => median(r.parseMs.map((p, i) => p + r.analysisMs[i]!)));
   const jsonParse = runs.map((r) => median(r.jsonParseMs));

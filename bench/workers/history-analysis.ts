@@ -1,6 +1,7 @@
 // Worker for history_scaling: one history size per process, so the peak RSS it reports is this size's own.
-// argv: <points> <repeats> <budget ms>: timed runs stop early once the budget is spent (a slow analyzer must not
+// argv: <points> <repeats> <budget ms> <body file>: timed runs stop early once the budget is spent (a slow analyzer must not
 // stall the bench; at least one run is always timed). Sends one HistoryRun message over IPC.
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { createLogger } from "../../config/logger.js";
 import { analyzeRequest } from "../../server/analyze-request.js";
 import { Deadline } from "../../graph/deadline.js";
@@ -37,8 +38,18 @@ const cpuSince = (start: NodeJS.CpuUsage) => {
   return (user + system) / 1000;
 };
 
-const [points, repeats, budgetMs] = process.argv.slice(2).map(Number) as [number, number, number];
-if (!(points > 0) || !(repeats > 0) || !(budgetMs > 0)) throw new Error("usage: history-analysis.ts <points> <repeats> <budget ms>");
+const [points, repeats, budgetMs] = process.argv.slice(2, 5).map(Number) as [number, number, number];
+const bodyFile = process.argv[5];
+if (!(points > 0) || !(repeats > 0) || !(budgetMs > 0) || !bodyFile) throw new Error("usage: history-analysis.ts <points> <repeats> <budget ms> <body file>");
+
+/** The file's bytes in shared memory, as server/intake.ts receives a body with a declared length. */
+function received(path: string): Buffer {
+  const bytes = Buffer.from(new SharedArrayBuffer(statSync(path).size));
+  const fd = openSync(path, "r");
+  for (let at = 0; at < bytes.length; ) at += readSync(fd, bytes, at, bytes.length - at, at);
+  closeSync(fd);
+  return bytes;
+}
 
 const logger = createLogger("silent");
 const runtime = createServiceRuntime({ SERVICE_LOG_LEVEL: "silent" }, { logger });
@@ -51,10 +62,10 @@ await analyse(await parseJsonBody(trainingHistoryBody(25_000)));
 const idleRssBytes = peakRss();
 
 // The body as the service receives it (bytes in shared memory, which parsing leaves as they are), every run.
-const received = trainingHistoryBody(points);
+const body = received(bodyFile);
 const run: HistoryRun = {
   points,
-  bodyBytes: received.length,
+  bodyBytes: body.length,
   parseMs: [],
   analysisMs: [],
   jsonParseMs: [],
@@ -69,17 +80,17 @@ const budgetStart = performance.now();
 for (let i = 0; i < repeats && (i === 0 || since(budgetStart) < budgetMs); i++) {
   const cpu = process.cpuUsage();
   let started = performance.now();
-  const body = await parseJsonBody(received);
+  const request = await parseJsonBody(body);
   run.parseMs.push(since(started));
   started = performance.now();
-  const response = await analyse(body);
+  const response = await analyse(request);
   run.analysisMs.push(since(started));
   run.cpuMs.push(cpuSince(cpu));
   run.errors = response.error_messages;
   run.findings = Object.values(response.agent_results).flatMap((r) => r.findings.map((f) => f.id));
 }
 run.peakRssBytes = peakRss();
-const text = received.toString("utf8");
+const text = body.toString("utf8");
 for (let i = 0; i < run.analysisMs.length; i++) {
   const cpu = process.cpuUsage();
   const started = performance.now();
