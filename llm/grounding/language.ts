@@ -77,9 +77,10 @@ function tagEnd(text: string, open: number): number {
  * words left joined by single spaces. One pass over the characters, for what was a replace, a split and a
  * pattern per word (a tenth of the pass's time): a tag of at most MAX_TAG code points separates words, white
  * space (the \s of a pattern) ends them, and a word is left out when it holds a code character, a point before
- * a letter or digit (an id, a file name) or a lower-case letter before an upper-case one (CamelCase).
+ * a letter or digit (an id, a file name) or a lower-case letter before an upper-case one (CamelCase). With
+ * `atLeast`, it stops at the first word that makes the prose that long: a beginning of the whole prose.
  */
-export function proseOf(text: string): string {
+export function proseOf(text: string, atLeast = Infinity): string {
   let out = "";
   let start = -1;
   let code = false;
@@ -119,7 +120,10 @@ export function proseOf(text: string): string {
       i += width;
       continue;
     }
-    if (start >= 0 && !code) out += out ? ` ${text.slice(start, i)}` : text.slice(start, i);
+    if (start >= 0 && !code) {
+      out += out ? ` ${text.slice(start, i)}` : text.slice(start, i);
+      if (out.length >= atLeast) return out;
+    }
     start = -1;
     code = lower = point = false;
     i = tag < 0 ? i + 1 : tag;
@@ -133,17 +137,22 @@ export function proseSample(texts: readonly string[], chars = SAMPLE_CHARS): str
   // Only the head of each text can be sampled (a slice per text per turn), so only the head is cleaned.
   const head = Math.max(slice, Math.ceil(chars / Math.max(1, texts.length))) * 3;
   const proses: string[] = [];
+  const heads: string[] = [];
   const parts: string[] = [];
   let used = 0;
-  // The first turn cleans each text as it reaches it: texts after the sample is full are never cleaned.
+  // The first turn cleans each text as it reaches it, only as far as its slice: texts after the sample is full
+  // are never cleaned, and the rest of a text's head only when the first turn leaves room for more turns.
   for (const text of new Set(texts)) {
     if (used >= chars) break;
-    const prose = proseOf(text.slice(0, head));
+    const cleaned = text.slice(0, head);
+    const prose = proseOf(cleaned, slice);
     if (!prose) continue;
     proses.push(prose);
+    heads.push(cleaned);
     parts.push(prose.slice(0, slice));
     used += parts[parts.length - 1]!.length;
   }
+  if (used < chars) for (let k = 0; k < proses.length; k++) proses[k] = proseOf(heads[k]!);
   for (let offset = slice; used < chars && proses.some((p) => p.length > offset); offset += slice) {
     for (const p of proses) {
       if (used >= chars || p.length <= offset) continue;
