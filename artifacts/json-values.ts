@@ -93,10 +93,13 @@ export function pct(fraction: number, digits = 1): string {
   return `${(fraction * 100).toFixed(digits)} %`;
 }
 
+/** What `toLocaleString("en-US")` formats with, built once: that call builds a new ICU formatter each time. */
+const WITH_SEPARATORS = new Intl.NumberFormat("en-US");
+
 /** Formats a number for text: integers with separators, others with up to 3 significant decimals. */
 export function fmt(n: number): string {
   if (!Number.isFinite(n)) return String(n);
-  if (Number.isInteger(n)) return n.toLocaleString("en-US");
+  if (Number.isInteger(n)) return WITH_SEPARATORS.format(n);
   const abs = Math.abs(n);
   return abs >= 100 ? n.toFixed(1) : abs >= 1 ? n.toFixed(2) : n.toPrecision(3).replace(/0+$/, "").replace(/\.$/, "");
 }

@@ -26,13 +26,25 @@ export function readCsv(text: string, onHeader: (header: string[]) => (cells: st
   else plainRows(text, delimiter, emit);
 }
 
+/**
+ * The cells of each line as `line.split(delimiter)` gives them, sliced from the text directly: no line string
+ * (splitting a slice of every line was half the cost of reading a metrics CSV).
+ */
 function plainRows(text: string, delimiter: string, emit: (cells: string[]) => void): void {
   let start = 0;
   while (start < text.length) {
     let stop = text.indexOf("\n", start);
     if (stop < 0) stop = text.length;
     const lineEnd = stop > start && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
-    emit(text.slice(start, lineEnd).split(delimiter));
+    const cells: string[] = [];
+    for (let from = start; ; ) {
+      let to = text.indexOf(delimiter, from);
+      if (to < 0 || to > lineEnd) to = lineEnd;
+      cells.push(text.slice(from, to));
+      if (to === lineEnd) break;
+      from = to + 1;
+    }
+    emit(cells);
     start = stop + 1;
   }
 }

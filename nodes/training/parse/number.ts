@@ -22,6 +22,8 @@ export function readMetricValue(v: unknown): number | null | undefined {
   if (typeof v === "number") return v;
   if (v === null || v === undefined) return null;
   if (typeof v !== "string") return undefined;
+  // Empty cells are most cells of a sparse CSV (Lightning logs each metric on its own row).
+  if (v === "") return null;
   // Fast path for ordinary numeric text ("0.25", "1e-05"); Number("") and Number(" ") are 0, hence the check.
   const fast = Number(v);
   if (!Number.isNaN(fast) && (fast !== 0 || /\d/.test(v))) return fast;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { readCsv } from "../../../nodes/training/parse/csv-table.js";
 import { parseTrainingArtifact } from "../../../nodes/training/parse/index.js";
+import { Prng } from "../../support/prng.js";
 import { sampleTrainingArtifact, trainingFixture } from "../../support/training-run.js";
 
 const csv = (format: string, content: string) => parseTrainingArtifact({ metrics: { format, content } });
@@ -55,5 +57,35 @@ describe("metrics CSV", () => {
 
   it("is an analyzer error when no column is numeric", () => {
     expect(() => csv("csv", "epoch,note\n0,start\n1,end\n")).toThrow(/no numeric metric/);
+  });
+});
+
+describe("CSV rows without quotes", () => {
+  /** What the reader gives each line: its cells as `split` cuts them, blank lines and the header's trim aside. */
+  const rowsOf = (text: string) => {
+    const rows: string[][] = [];
+    readCsv(text, (header) => {
+      rows.push(header);
+      return (cells) => rows.push(cells);
+    });
+    return rows;
+  };
+  const splitRows = (text: string, delimiter: string) => {
+    const lines = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+    if (text.endsWith("\n")) lines.pop();
+    const rows = lines.map((l) => l.split(delimiter)).filter((cells) => !(cells.length === 1 && cells[0]!.trim() === ""));
+    return rows.map((cells, i) => (i === 0 ? cells.map((h) => h.trim()) : cells));
+  };
+
+  it("cuts every line as split does: empty and trailing cells, CRLF, blank lines, each delimiter (2,000 random files)", () => {
+    const prng = new Prng(18);
+    const pieces = ["", "", "0.5", "nan", " 12 ", "1e-05", "x", "\r\n", "\n", "\n\n", " "];
+    for (let i = 0; i < 2000; i++) {
+      const delimiter = prng.pick([",", ";", "\t", "|"]);
+      const header = Array.from({ length: prng.int(2, 5) }, (_, j) => `m${j}`).join(delimiter);
+      let text = `${header}\n`;
+      for (let k = prng.int(0, 30); k > 0; k--) text += prng.chance(0.3) ? prng.pick(pieces) : `${prng.pick(pieces)}${delimiter}`;
+      expect(rowsOf(text)).toEqual(splitRows(text, delimiter));
+    }
   });
 });
