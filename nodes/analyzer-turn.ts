@@ -1,18 +1,40 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
-
 /** Per analysis (keyed by its deps object), the analyzers that have started and are waiting for their turn. */
 const waiting = new WeakMap<object, number>();
 
+/** Waiting analyzers by their place in their analysis's line (0: first of its analysis), oldest first. */
+const lines: Array<Array<() => void>> = [];
+let pumping = false;
+
 /**
- * Waits for an analyzer's turn to run its deterministic stage on the event loop: one turn of the loop more than
- * the analyzers of the same analysis already waiting. A turn runs through to the analyzer's model request, so in
- * one analysis the first analyzer's call leaves before the second one parses; and with several analyses at once
- * every analysis's first analyzer runs before any second one. The first answer of a wave frees the slot the next
- * wave's analyzer waits for, so that first call is on the critical path and the others are not.
+ * Grants one turn, to the oldest analyzer of the lowest place, and schedules the next grant for the next turn of
+ * the event loop, so that incoming requests, refusals and model answers are handled between two turns.
+ */
+function grantTurn(): void {
+  const next = lines.find((line) => line.length > 0)?.shift();
+  if (!next) {
+    pumping = false;
+    return;
+  }
+  next();
+  setImmediate(grantTurn);
+}
+
+/**
+ * Waits for an analyzer's turn to run its deterministic stage on the event loop; a turn runs through to the
+ * analyzer's model request, one turn per turn of the loop. Its place is the number of analyzers of its analysis
+ * already waiting when it starts, and lower places go first: in one analysis the first analyzer's call leaves
+ * before the second one parses, and with several analyses at once every analysis's first analyzer goes before any
+ * second one. The first answer of a wave frees the slot the next wave's analyzer waits for, so that first call is
+ * on the critical path and the others are not.
  */
 export async function analyzerTurn(analysis: object): Promise<void> {
-  const ahead = waiting.get(analysis) ?? 0;
-  waiting.set(analysis, ahead + 1);
-  for (let turn = 0; turn <= ahead; turn++) await nextTurn();
+  const place = waiting.get(analysis) ?? 0;
+  waiting.set(analysis, place + 1);
+  await new Promise<void>((granted) => {
+    (lines[place] ??= []).push(granted);
+    if (pumping) return;
+    pumping = true;
+    setImmediate(grantTurn);
+  });
   waiting.set(analysis, (waiting.get(analysis) ?? 1) - 1);
 }

@@ -21,6 +21,23 @@ describe("analyzerTurn", () => {
     expect(order).toEqual(["a.dataset", "b.dataset", "a.checks", "b.checks", "a.training"]);
   });
 
+  it("grants one turn per turn of the event loop, so what came due meanwhile (timers, I/O) runs between two turns", async () => {
+    const order: string[] = [];
+    const a = {};
+    const b = {};
+    await Promise.all([
+      analyzerTurn(a).then(() => {
+        order.push("a");
+        setTimeout(() => order.push("timer"), 0);
+        // A deterministic stage that outlasts the timer's millisecond: the timer is due before the next turn.
+        const until = performance.now() + 5;
+        while (performance.now() < until);
+      }),
+      analyzerTurn(b).then(() => order.push("b")),
+    ]);
+    expect(order).toEqual(["a", "timer", "b"]);
+  });
+
   it("gives an analyzer that starts once the others had their turns the next turn (the next wave's first)", async () => {
     const analysis = {};
     await turnsOf([[analysis, "dataset"], [analysis, "checks"], [analysis, "training"]]);
