@@ -3,6 +3,7 @@ import { groundAdvice, groundReview, groundSummary } from "../../llm/grounding/a
 import { collectEvidence } from "../../llm/grounding/evidence.js";
 import { readLanguage } from "../../llm/grounding/language.js";
 import { GroundingTally } from "../../llm/grounding/report.js";
+import { TextValues } from "../../llm/grounding/text-values.js";
 import type { AdviceOutput, AgentReviewOutput } from "../../llm/schemas.js";
 import { SAMPLES, sampleRequest, startLlmHarness } from "../../test/graph/llm-harness.js";
 import type { ChatRequestBody } from "../../test/support/fake-openai.js";
@@ -43,9 +44,12 @@ function recordedCall(body: ChatRequestBody, content: string): RecordedCall {
   return { schema: body.response_format?.json_schema?.name, shown: JSON.parse(user) as unknown, answer: JSON.parse(content) as unknown };
 }
 
-/** The grounding pass over one recorded answer, as the port runs it: evidence, language, claims. */
-function groundOnce({ schema, shown, answer }: RecordedCall): void {
-  const evidence = collectEvidence(shown);
+/**
+ * The grounding pass over one recorded answer, as the port runs it: evidence, language, claims. `texts` is the
+ * analysis's: the port reads a text its prompts show again once (EvidenceCache).
+ */
+function groundOnce({ schema, shown, answer }: RecordedCall, texts: TextValues): void {
+  const evidence = collectEvidence(shown, texts);
   readLanguage(textsOf(answer), LANGUAGE);
   const tally = new GroundingTally({ expected: "fr", detected: "fr", outcome: "ok" });
   switch (schema) {
@@ -83,7 +87,8 @@ async function repeat(n: number, fn: () => unknown): Promise<number[]> {
  * grounding: the grounding pass's time per analysis (every agent's answer of a sample request, answered by a fake
  * model quoting 12 numbers per answer, each naming the item it belongs to, 10 % of them changed), next to the
  * same request's offline analysis time. Each pass builds every prompt's evidence anew from the values the prompt
- * showed, as for a new request (the port's EvidenceCache only spares a prompt seen before); neither the prompt
+ * showed, as for a new request (the port's EvidenceCache only spares a prompt seen before, and texts read for an
+ * earlier prompt: the memo of texts is new per pass, shared by its prompts as in the port); neither the prompt
  * nor the answer is parsed in the timed pass (the port has the prompt's values and the parsed answer in hand).
  */
 export async function benchGrounding(profile: BenchProfile): Promise<BenchResult> {
@@ -114,7 +119,11 @@ export async function benchGrounding(profile: BenchProfile): Promise<BenchResult
     await llm.close();
     recorded.push({ ...request, answers });
   }
-  const groundAll = (answers: RecordedCall[]) => () => answers.forEach(groundOnce);
+  // A new memo of texts per pass: every pass is a new request, whose texts the port has not read yet.
+  const groundAll = (answers: RecordedCall[]) => () => {
+    const texts = new TextValues();
+    for (const call of answers) groundOnce(call, texts);
+  };
   for (let i = 0; i < WARM_UP_PASSES; i++) for (const { answers } of recorded) groundAll(answers)();
   const rows: BenchRow[] = [];
   for (const { label, body, repeats: n, answers } of recorded) {
