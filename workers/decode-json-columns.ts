@@ -142,8 +142,13 @@ class ColumnDecoder {
   readonly replaced: DeferredArray[] = [];
   /** Next offset of a byte (at or after the last offset asked about), so finding flat arrays stays one pass. */
   private readonly nextOf = new Map<number, number>();
-  /** The array being read while it holds numbers and nulls only; grown by doubling, reused by the next array. */
-  private scratch = new Float64Array(MIN_COLUMN_LENGTH);
+  /**
+   * The array being read while it holds numbers and nulls only, in shared memory; grown by doubling, reused by the
+   * next short array. A long one becomes a column as it stands (a view of its first `count` values: the pages past
+   * them are never touched, so cost no memory) and the next array starts in a fresh one of the same size, which a
+   * history's next metric fills without growing.
+   */
+  private scratch = sharedFloat64(MIN_COLUMN_LENGTH);
   private scratchNulls = new Uint8Array(MIN_COLUMN_LENGTH);
   /** Where a number outside an array's run of numbers is read to. */
   private readonly single = new Float64Array(1);
@@ -252,15 +257,19 @@ class ColumnDecoder {
     if (b[p] === DOT) {
       c = b[++p]!;
       if (!(c >= ZERO && c <= NINE)) throw new RefusedJson();
-      do {
-        // Zeros before the first significant digit only move the exponent.
-        if (digits > 0 || c !== ZERO) {
-          mantissa = mantissa * 10 + (c - ZERO);
-          digits++;
+      // Zeros before the first significant digit only move the exponent.
+      if (digits === 0) {
+        while (c === ZERO) {
+          exponent--;
+          c = b[++p]!;
         }
+      }
+      while (c >= ZERO && c <= NINE) {
+        mantissa = mantissa * 10 + (c - ZERO);
+        digits++;
         exponent--;
         c = b[++p]!;
-      } while (c >= ZERO && c <= NINE);
+      }
     }
     c = b[p]!;
     if (c === LOWER_E || c === UPPER_E) {
@@ -418,7 +427,7 @@ class ColumnDecoder {
   }
 
   private growScratch(): void {
-    const values = new Float64Array(this.scratch.length * 2);
+    const values = sharedFloat64(this.scratch.length * 2);
     values.set(this.scratch);
     const nulls = new Uint8Array(values.length);
     nulls.set(this.scratchNulls);
@@ -434,17 +443,23 @@ class ColumnDecoder {
 
   private endNumbers(count: number, hasNulls: boolean): unknown {
     if (count < MIN_COLUMN_LENGTH) return this.numbersSoFar(count);
-    this.columns.push({ path: [...this.path], values: shared(this.scratch.subarray(0, count)), nulls: hasNulls ? shared(this.scratchNulls.subarray(0, count)) : null });
+    this.columns.push({ path: [...this.path], values: this.scratch.subarray(0, count), nulls: hasNulls ? shared(this.scratchNulls.subarray(0, count)) : null });
+    this.scratch = sharedFloat64(this.scratch.length);
     return null;
   }
 }
 
 /**
- * A copy in shared memory: the event loop and the worker that analyses a column read the same bytes, and the request
- * keeps them after (its curves are read again), so no thread copies them or gives them up.
+ * Columns live in shared memory: the event loop and the worker that analyses a column read the same bytes, and the
+ * request keeps them after (its curves are read again), so no thread copies them or gives them up.
  */
-function shared<A extends Float64Array | Uint8Array>(values: A): A {
-  const copy = new (values.constructor as new (buffer: SharedArrayBuffer) => A)(new SharedArrayBuffer(values.byteLength));
-  copy.set(values);
+function sharedFloat64(length: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(length * Float64Array.BYTES_PER_ELEMENT));
+}
+
+/** A copy of a column's null flags in shared memory (see sharedFloat64). */
+function shared(flags: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(new SharedArrayBuffer(flags.byteLength));
+  copy.set(flags);
   return copy;
 }
