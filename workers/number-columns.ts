@@ -7,8 +7,8 @@ import { markNumberArray } from "../artifacts/json-values.js";
  * payload to a worker for analysis. A structured clone of such a tree costs the receiving thread more than
  * parsing the text did (measured: 580 ms to deserialize what JSON.parse builds in 300 ms, a 37 MB training
  * history). Long arrays of numbers (metric histories, histograms) are most of such a tree, so they travel as
- * Float64Array columns (transferred, not copied) and the receiver rebuilds them in slices, yielding to its event
- * loop between slices.
+ * Float64Array columns (transferred, or shared when they are in shared memory, never copied) and the receiver
+ * rebuilds them in slices, yielding to its event loop between slices, unless their reader takes columns.
  */
 
 /** An array of numbers (and nulls) taken out of the tree, at `path` from the root. */
@@ -64,8 +64,9 @@ export function setOwn(record: Record<string, unknown>, key: string, value: unkn
 }
 
 /**
- * Takes every long number array out of `value` as a column, leaving `value` as it was: only the containers on the
- * way to a column are copied, the rest is shared (a request's tree is read again after an analysis is sent off).
+ * Takes every long number array (and every Float64Column, lent) out of `value` as a column, leaving `value` as it
+ * was: only the containers on the way to a column are copied, the rest is shared (a request's tree is read again
+ * after an analysis is sent off).
  * `size` estimates what the value weighs, in bytes of its JSON text, so a caller can tell a small payload from a
  * large one at no extra walk.
  */
