@@ -28,14 +28,19 @@ export interface ColumnProfiles {
   numericDrift: Record<string, ColumnDrift>;
 }
 
-/** Non-missing counts in the test file of the numeric columns it shares with train (drift needs both). */
-async function testCounts(engine: Engine, train: LoadedTable, test: LoadedTable | null): Promise<Map<string, number>> {
-  if (!test) return new Map();
+/** The numeric columns of train that test has as numbers too (drift needs both). */
+function numericInTest(train: LoadedTable, test: LoadedTable | null): Set<string> {
+  if (!test) return new Set();
   const testTypes = new Map(test.columns.map((c) => [c.name, c.type]));
-  const shared = train.columns.filter((c) => familyOf(c.type) === "numeric" && testTypes.has(c.name) && familyOf(testTypes.get(c.name)!) === "numeric");
-  if (shared.length === 0) return new Map();
-  const [row] = await engine.rows(`SELECT ${shared.map((c, i) => `count(${ident(c.name)}) AS n${i}`).join(", ")} FROM ${ident(test.table)}`);
-  return new Map(shared.map((c, i) => [c.name, num(row?.[`n${i}`]) ?? 0]));
+  return new Set(train.columns.filter((c) => familyOf(c.type) === "numeric" && testTypes.has(c.name) && familyOf(testTypes.get(c.name)!) === "numeric").map((c) => c.name));
+}
+
+/** Non-missing counts of the columns that are not numbers, in one scan (numeric columns are counted by their sort). */
+async function otherCounts(engine: Engine, train: LoadedTable): Promise<Map<string, number>> {
+  const others = train.columns.filter((c) => familyOf(c.type) !== "numeric");
+  if (others.length === 0) return new Map();
+  const [row] = await engine.rows(`SELECT ${others.map((c, i) => `count(${ident(c.name)}) AS n${i}`).join(", ")} FROM ${ident(train.table)}`);
+  return new Map(others.map((c, i) => [c.name, num(row?.[`n${i}`]) ?? 0]));
 }
 
 /** Share of distinct values among each column's non-missing values in the first ROUTING_SAMPLE_ROWS rows (0 when none). */
@@ -49,27 +54,25 @@ async function sampledDistinctShares(engine: Engine, train: LoadedTable): Promis
 }
 
 /**
- * Counts of every column in one scan of the train table, the distinct share of a sample to route each column,
- * then per numeric column one sort for its moments, exact distinct count, top value, quartiles and drift
- * (numeric.ts), and per other column one hash aggregate (or an estimate above the bound) for distinct count and
- * top value.
+ * Counts of the columns that are not numbers in one scan of the train table, the distinct share of a sample to
+ * route each column, then per numeric column one sort for its count, moments, exact distinct count, top value,
+ * quartiles and drift (numeric.ts), and per other column one hash aggregate (or an estimate above the bound) for
+ * distinct count and top value.
  */
 export async function profileColumns(engine: Engine, train: LoadedTable, test: LoadedTable | null): Promise<ColumnProfiles> {
-  const [agg] = await engine.rows(`SELECT ${train.columns.map((col, i) => `count(${ident(col.name)}) AS n${i}`).join(", ")} FROM ${ident(train.table)}`);
-  const inTest = await testCounts(engine, train, test);
+  const counts = await otherCounts(engine, train);
+  const inTest = numericInTest(train, test);
   const sampledShares = await sampledDistinctShares(engine, train);
   const columns: Record<string, ColumnStatistics> = {};
   const numericDrift: Record<string, ColumnDrift> = {};
   for (const [i, col] of train.columns.entries()) {
-    const count = num(agg?.[`n${i}`]) ?? 0;
-    const missing = train.rows - count;
     const numeric = familyOf(col.type) === "numeric";
-    const testCount = inTest.get(col.name);
     const sampledShare = sampledShares[i] ?? 0;
-    const profile =
-      numeric && count > 0
-        ? await numericProfile(engine, col, { table: train.table, count }, test && testCount ? { table: test.table, count: testCount } : null, psi, sampledShare < NEAR_UNIQUE_SAMPLE_SHARE)
-        : null;
+    const profile = numeric
+      ? await numericProfile(engine, col, train.table, test && inTest.has(col.name) ? test.table : null, psi, sampledShare < NEAR_UNIQUE_SAMPLE_SHARE)
+      : null;
+    const count = numeric ? (profile?.count ?? 0) : (counts.get(col.name) ?? 0);
+    const missing = train.rows - count;
     const distinct = profile?.distinct ?? (await summarizeDistinct(engine, train.table, col.name, count, sampledShare));
     if (profile?.drift) numericDrift[col.name] = { kind: "numeric", ...profile.drift };
     const moments = profile?.moments;

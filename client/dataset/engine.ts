@@ -20,6 +20,11 @@ export interface Engine {
   scanDoubles(sql: string, visit: (columns: Float64Array[], rows: number) => void): Promise<void>;
   /** Share of the running query done (0–1), or null when DuckDB cannot tell. */
   progress(): number | null;
+  /**
+   * Another connection to the same database, to run a statistic family while this one runs another: it sees the
+   * loaded tables (not this one's temporary tables); its close() closes only itself.
+   */
+  fork(): Promise<Engine>;
   /** DuckDB's version, recorded in the artifact's metadata. */
   version(): Promise<string>;
   close(): Promise<void>;
@@ -34,24 +39,9 @@ function toCell(v: unknown): Cell {
   return String(v);
 }
 
-/**
- * Opens an in-memory database whose larger-than-memory work (loading, sorting, hashing) spills to a fresh
- * folder under `workDir` (the OS temp dir by default), removed on close; `threads` defaults to every core.
- */
-export async function openEngine(options: { workDir?: string; threads?: number } = {}): Promise<Engine> {
-  const spill = await mkdtemp(join(options.workDir ?? tmpdir(), "ml-diagnose-duckdb-"));
-  const config: Record<string, string> = { temp_directory: spill, preserve_insertion_order: "false" };
-  if (options.threads) config.threads = String(options.threads);
-  let connection: DuckDBConnection;
-  let instance: DuckDBInstance;
-  try {
-    instance = await DuckDBInstance.create(":memory:", config);
-    connection = await instance.connect();
-  } catch (e) {
-    await rm(spill, { recursive: true, force: true });
-    throw e;
-  }
-  const engine: Engine = {
+/** The queries of one connection. */
+function session(connection: DuckDBConnection): Pick<Engine, "run" | "rows" | "scanDoubles" | "progress"> {
+  return {
     async run(sql) {
       await connection.run(sql);
     },
@@ -76,6 +66,32 @@ export async function openEngine(options: { workDir?: string; threads?: number }
     progress() {
       const p = connection.progress;
       return p.total_rows_to_process > 0n ? Number(p.rows_processed) / Number(p.total_rows_to_process) : null;
+    },
+  };
+}
+
+/**
+ * Opens an in-memory database whose larger-than-memory work (loading, sorting, hashing) spills to a fresh
+ * folder under `workDir` (the OS temp dir by default), removed on close; `threads` defaults to every core.
+ */
+export async function openEngine(options: { workDir?: string; threads?: number } = {}): Promise<Engine> {
+  const spill = await mkdtemp(join(options.workDir ?? tmpdir(), "ml-diagnose-duckdb-"));
+  const config: Record<string, string> = { temp_directory: spill, preserve_insertion_order: "false" };
+  if (options.threads) config.threads = String(options.threads);
+  let connection: DuckDBConnection;
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(":memory:", config);
+    connection = await instance.connect();
+  } catch (e) {
+    await rm(spill, { recursive: true, force: true });
+    throw e;
+  }
+  const engine: Engine = {
+    ...session(connection),
+    async fork() {
+      const other = await instance.connect();
+      return { ...session(other), fork: engine.fork, version: engine.version, close: async () => other.closeSync() };
     },
     async version() {
       const [row] = await engine.rows("SELECT version() AS v");

@@ -1,9 +1,9 @@
 import { classCounts } from "./classes.js";
-import { profileColumns } from "./columns.js";
+import { type ColumnProfiles, profileColumns } from "./columns.js";
 import { categoricalDrift } from "./drift.js";
-import { openEngine } from "./engine.js";
+import { type Engine, openEngine } from "./engine.js";
 import { DatasetError } from "./errors.js";
-import { rowMatches } from "./rows.js";
+import { type RowMatches, rowMatches } from "./rows.js";
 import { type DatasetArtifacts, DatasetArtifactsSchema, type DatasetStatistics } from "./schema.js";
 import { dataSourceOf, type LoadedTable, loadTable } from "./source.js";
 
@@ -33,11 +33,11 @@ export interface DatasetInput {
 export async function computeDatasetArtifacts(input: DatasetInput): Promise<DatasetArtifacts> {
   const sources = { train: dataSourceOf(input.data), test: input.test ? dataSourceOf(input.test) : null };
   const engine = await openEngine({ ...(input.workDir ? { workDir: input.workDir } : {}), ...(input.threads ? { threads: input.threads } : {}) });
-  const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+  const step = async <T>(name: string, work: () => Promise<T>, on: Engine = engine): Promise<T> => {
     if (!input.onProgress) return work();
     const report = input.onProgress;
     report(name, 0);
-    const timer = setInterval(() => report(name, engine.progress()), 200);
+    const timer = setInterval(() => report(name, on.progress()), 200);
     try {
       return await work();
     } finally {
@@ -49,8 +49,7 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
     const train = await step(`reading ${input.data}`, () => loadTable(engine, sources.train, "train"));
     const test = sources.test ? await step(`reading ${input.test}`, () => loadTable(engine, sources.test!, "test")) : null;
     if (input.target) checkTarget(input.target, train, test);
-    const { columns, numericDrift } = await step("column statistics", () => profileColumns(engine, train, test));
-    const matches = await step(test ? "duplicate and overlapping rows" : "duplicate rows", () => rowMatches(engine, train, test));
+    const { columns, numericDrift, matches } = await columnsAndRows(engine, train, test, step);
     const statistics: DatasetStatistics = {
       num_rows: train.rows + (test?.rows ?? 0),
       splits: { train: { num_rows: train.rows }, ...(test ? { test: { num_rows: test.rows } } : {}) },
@@ -83,6 +82,27 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
     return DatasetArtifactsSchema.parse(artifacts);
   } finally {
     await engine.close();
+  }
+}
+
+type Step = <T>(name: string, work: () => Promise<T>, on?: Engine) => Promise<T>;
+
+/**
+ * Column statistics and duplicate/overlapping rows, the second on a connection of its own at the same time: the
+ * column statistics alternate DuckDB work with JS work on sorted values and with many short queries, whose idle
+ * cores the row hashing fills.
+ */
+async function columnsAndRows(engine: Engine, train: LoadedTable, test: LoadedTable | null, step: Step): Promise<ColumnProfiles & { matches: RowMatches }> {
+  const other = await engine.fork();
+  const matching = rowMatches(other, train, test);
+  // Awaited below, after the column statistics; this keeps its failure from going unhandled meanwhile.
+  matching.catch(() => undefined);
+  try {
+    const profiles = await step("column statistics", () => profileColumns(engine, train, test));
+    return { ...profiles, matches: await step(test ? "duplicate and overlapping rows" : "duplicate rows", () => matching, other) };
+  } finally {
+    await matching.catch(() => undefined);
+    await other.close();
   }
 }
 

@@ -47,6 +47,11 @@ export class OrderedValues {
     return this.trainSeen;
   }
 
+  /** Test rows counted. */
+  get testCount(): number {
+    return this.testSeen;
+  }
+
   /** The k-th smallest train value (0-based): the first value whose running train count exceeds k. */
   orderStatistic(k: number): number {
     let lo = 0;

@@ -41,15 +41,16 @@ export async function rowMatches(engine: Engine, train: LoadedTable, test: Loade
   try {
     if (test && oneKey) {
       await engine.run(
-        `CREATE TEMP TABLE row_candidates AS SELECT h FROM (SELECT ${rowHash} AS h, 1 AS a, 0 AS b FROM ${t} UNION ALL SELECT ${keyHash}, 0, 1 FROM ${ident(test.table)})
-         GROUP BY h HAVING sum(a) > 1 OR (sum(a) > 0 AND sum(b) > 0)`,
+        // s is 0 for a train row, 1 for a test row: two rows or more, one of them from train.
+        `CREATE TEMP TABLE row_candidates AS SELECT h FROM (SELECT ${rowHash} AS h, 0::UTINYINT AS s FROM ${t} UNION ALL SELECT ${keyHash}, 1::UTINYINT FROM ${ident(test.table)})
+         GROUP BY h HAVING count(*) > 1 AND min(s) = 0`,
       );
     } else {
       await engine.run(`CREATE TEMP TABLE row_candidates AS SELECT ${rowHash} AS h FROM ${t} GROUP BY h HAVING count(*) > 1`);
       if (test && shared.length > 0) {
         await engine.run(
-          `CREATE TEMP TABLE key_candidates AS SELECT h FROM (SELECT ${keyHash} AS h, 1 AS a, 0 AS b FROM ${t} UNION ALL SELECT ${keyHash}, 0, 1 FROM ${ident(test.table)})
-           GROUP BY h HAVING sum(a) > 0 AND sum(b) > 0`,
+          `CREATE TEMP TABLE key_candidates AS SELECT h FROM (SELECT ${keyHash} AS h, 0::UTINYINT AS s FROM ${t} UNION ALL SELECT ${keyHash}, 1::UTINYINT FROM ${ident(test.table)})
+           GROUP BY h HAVING min(s) = 0 AND max(s) = 1`,
         );
       }
     }

@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { psi } from "../../../client/dataset/drift.js";
 import { type Engine, openEngine } from "../../../client/dataset/engine.js";
-import { numericProfile, QUANTILE_ESTIMATE_RANK_ERROR, QUANTILE_EXACT_BOUND } from "../../../client/dataset/numeric.js";
+import { type NumericProfile, numericProfile, QUANTILE_ESTIMATE_RANK_ERROR, QUANTILE_EXACT_BOUND } from "../../../client/dataset/numeric.js";
 
 let engine: Engine;
+/** A profile of a column that has values. */
+async function profile(...args: Parameters<typeof numericProfile>): Promise<NumericProfile> {
+  const p = await numericProfile(...args);
+  if (!p) throw new Error("no values");
+  return p;
+}
 const X = { name: "x", type: "INTEGER" };
 const V = { name: "v", type: "BIGINT" };
 beforeAll(async () => {
@@ -16,12 +22,19 @@ afterAll(async () => engine.close());
 
 describe.each([true, false])("numeric profile (grouped: %s)", (grouped) => {
   it("reads KS only where a value ends, and quartiles by linear interpolation, on hand-computable data", async () => {
-    const p = await numericProfile(engine, X, { table: "tr", count: 4 }, { table: "te", count: 4 }, psi, grouped);
+    const p = await profile(engine, X, "tr", "te", psi, grouped);
     // Running sums inside the tie at 0 would reach |3/4 − 0| = 0.75 if every row were read.
     expect(p.drift?.ks).toBe(0.5);
     // h = 3q: p25 = x[0.75] = 0, p50 = x[1.5] = 0, p75 = x[2.25] = 0 + 0.25 · (1 − 0).
     expect(p.quartiles).toEqual([0, 0, 0.25]);
     expect(p.distinct).toEqual({ unique: 2, top: "0", topFrequency: 3 });
+  });
+});
+
+describe("a numeric column without values", () => {
+  it("has no profile, in either route", async () => {
+    await engine.run("CREATE OR REPLACE TABLE none AS SELECT NULL::INTEGER AS x FROM range(3)");
+    for (const grouped of [true, false]) expect(await numericProfile(engine, X, "none", "te", psi, grouped)).toBeNull();
   });
 });
 
@@ -31,12 +44,12 @@ describe("quartiles of a near-unique column above the exact bound", () => {
     // A permutation of 0 … n−1 (n is not a multiple of 7919's factors), so the exact q-quantile is q·(n − 1).
     await engine.run(`CREATE OR REPLACE TABLE big AS SELECT (x * 7919) % ${n} AS v FROM range(${n}) t(x)`);
     await engine.run("CREATE OR REPLACE TABLE small AS SELECT * FROM (VALUES (0), (1)) t(v)");
-    const alone = await numericProfile(engine, V, { table: "big", count: n }, null, psi, false);
+    const alone = await profile(engine, V, "big", null, psi, false);
     expect(alone.quartilesEstimated).toBe(true);
     [0.25, 0.5, 0.75].forEach((q, i) => expect(Math.abs(alone.quartiles[i]! / (n - 1) - q)).toBeLessThanOrEqual(QUANTILE_ESTIMATE_RANK_ERROR));
     // The sample is the same on every run (DuckDB's parallel std may differ in its last bits, the sample may not).
-    expect((await numericProfile(engine, V, { table: "big", count: n }, null, psi, false)).quartiles).toEqual(alone.quartiles);
-    const paired = await numericProfile(engine, V, { table: "big", count: n }, { table: "small", count: 2 }, psi, false);
+    expect((await profile(engine, V, "big", null, psi, false)).quartiles).toEqual(alone.quartiles);
+    const paired = await profile(engine, V, "big", "small", psi, false);
     expect(paired.quartilesEstimated).toBe(false);
     expect(paired.quartiles).toEqual([0.25, 0.5, 0.75].map((q) => q * (n - 1)));
     // Read in order, the near-unique column also gets its exact distinct count, top value (ties to the smallest) and moments.
