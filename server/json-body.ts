@@ -35,7 +35,7 @@ function readByTrainingParserAsColumn(request: unknown, path: ReadonlyArray<stri
   return readsAsColumn(request.training_artifacts, path.slice(1));
 }
 
-/** Parses a body read by server/intake.ts, off the event loop when it is large; the buffer is consumed. */
+/** Parses a body read by server/intake.ts, off the event loop when it is large; the buffer is consumed (one in shared memory is only read). */
 export async function parseJsonBody(body: Buffer): Promise<unknown> {
   if (body.length < WORKER_PARSE_MIN_BYTES) return parseJsonText(body.toString("utf8"));
   if (body.buffer instanceof SharedArrayBuffer) return parseSharedBody(new Uint8Array(body.buffer, body.byteOffset, body.length));
