@@ -1,9 +1,11 @@
-/** Word characters by code for ASCII ([A-Za-z0-9_]); other characters are asked of WORD_CHAR. */
+import { classOf, LETTER, NUMERIC } from "./char-classes.js";
+
+/** Word characters by code for ASCII ([A-Za-z0-9_]); other characters are letters or numbers by their class. */
 const ASCII_WORD = new Uint8Array(128);
 for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ASCII_WORD[c.charCodeAt(0)] = 1;
-const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
 
-const isWordChar = (code: number): boolean => (code < 128 ? ASCII_WORD[code] === 1 : WORD_CHAR.test(String.fromCodePoint(code)));
+/** [\p{L}\p{N}_]: accented letters, common in the prose before a number, read from the class table, not a pattern. */
+const isWordChar = (code: number): boolean => (code < 128 ? ASCII_WORD[code] === 1 : (classOf(code) & (LETTER | NUMERIC)) !== 0);
 
 /** A word whose lower case is not itself letter by letter (İ gives two characters, Σ a final ς by context). */
 const CONTEXTUAL_LOWER = /\u03a3/u;
