@@ -98,6 +98,21 @@ describe("number columns kept in a request (large bodies)", () => {
     expect(decodeAnalysisRequest(parsed, "columns").artifacts.map((a) => a.kind)).toEqual(["dataset", "training"]);
   });
 
+  it("parses a body in shared memory (both pool threads) as one in ordinary memory, and refuses a broken one alike", async () => {
+    const inShared = (text: string) => {
+      const bytes = Buffer.from(new SharedArrayBuffer(Buffer.byteLength(text)));
+      bytes.write(text);
+      return bytes;
+    };
+    const text = JSON.stringify(history());
+    expect(JSON.stringify(await parseJsonBody(inShared(text)))).toBe(JSON.stringify(await parseJsonBody(Buffer.from(text))));
+    const broken = text.replace("0.", "0.x");
+    const refusal = (body: Buffer) => parseJsonBody(body).then(() => "parsed", (err: Error) => `${err.name}: ${err.message}`);
+    const fromShared = await refusal(inShared(broken));
+    expect(fromShared).toMatch(/^RequestDecodeError: \(body\): invalid JSON: /);
+    expect(fromShared).toBe(await refusal(Buffer.from(broken)));
+  });
+
   it("lends a Float64Column to a worker without giving up its memory: shared as it is, or else copied", () => {
     const shared = new Float64Array(new SharedArrayBuffer(8 * MIN_COLUMN_LENGTH)).fill(2);
     const own = new Float64Array(MIN_COLUMN_LENGTH).fill(3);
