@@ -31,7 +31,7 @@ function reachable(entry: string): Set<string> {
 
 /** What the client may load outside client/: schemas, readers of file formats, JSON helpers. */
 const ALLOWED = [
-  /^artifacts\/(request|context|format-path|language|nesting|json-values|tolerant-json)\.ts$/,
+  /^artifacts\/(request|context|format-path|language|nesting|json-values|tolerant-json|float64-column)\.ts$/,
   // The MLflow pull's own readers of run files (what a file is, by name and content), not its HTTP client.
   /^artifacts\/mlflow\/(discover|documents|files|sniff|schemas|errors|map-settled|uri-rules)\.ts$/,
   /^artifacts\/mlflow\/build\/(checks|dataset|training)\.ts$/,
