@@ -5,7 +5,7 @@ import { type Engine, openEngine } from "./engine.js";
 import { DatasetError } from "./errors.js";
 import { type RowMatches, rowMatches } from "./rows.js";
 import { type DatasetArtifacts, DatasetArtifactsSchema, type DatasetStatistics } from "./schema.js";
-import { dataSourceOf, type LoadedTable, loadTable } from "./source.js";
+import { dataSourceOf, inPlaceReadError, type LoadedTable, loadTable } from "./source.js";
 
 export { DatasetError, isDatasetError, type DatasetErrorCode } from "./errors.js";
 export type { DatasetArtifacts, DatasetStatistics } from "./schema.js";
@@ -80,6 +80,8 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
       statistics,
     };
     return DatasetArtifactsSchema.parse(artifacts);
+  } catch (e) {
+    throw inPlaceReadError(e, [sources.train, sources.test]) ?? e;
   } finally {
     await engine.close();
   }

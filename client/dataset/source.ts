@@ -189,6 +189,17 @@ function jsonKind(kind: unknown): string {
   return k.toLowerCase();
 }
 
+/**
+ * A Parquet file read in place fails where a statistic first reads a broken page, after loading: the error that
+ * names such a file, as its load would have, or null (DuckDB names the file in its message).
+ */
+export function inPlaceReadError(e: unknown, sources: Array<DataSource | null>): DatasetError | null {
+  if (e instanceof DatasetError) return null;
+  const message = e instanceof Error ? e.message : String(e);
+  const src = sources.find((s) => s?.format === "parquet" && message.includes(s.path));
+  return src ? translateReadError(e, src) : null;
+}
+
 /** DuckDB's read errors, turned into our codes with file, column and line taken from its message. */
 export function translateReadError(e: unknown, src: DataSource): DatasetError {
   const message = e instanceof Error ? e.message : String(e);

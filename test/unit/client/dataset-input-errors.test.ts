@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { openEngine } from "../../../client/dataset/engine.js";
 import { computeDatasetArtifacts, type DatasetError, isDatasetError } from "../../../client/dataset/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "dataset-errors-"));
@@ -72,5 +73,21 @@ describe("bad input files are refused with the file, column and line", () => {
     expect((await failure({ data: file("table.xlsx", "x") })).message).toMatch(/unknown data format/);
     expect((await failure({ data: file("t.parquet.gz", "x") })).code).toBe("UNREADABLE_FILE");
     expect((await failure({ data: file("garbage.parquet", "not parquet at all") })).message).toMatch(/garbage\.parquet: cannot read garbage\.parquet as PARQUET/);
+  });
+
+  it("names a Parquet file whose pages are broken, though it is read in place after its footer checked out", async () => {
+    const good = join(dir, "good.parquet");
+    const engine = await openEngine();
+    try {
+      await engine.run(`COPY (SELECT hash(i) % 1000003 AS x, 'v' || (i % 7) AS s FROM range(200000) t(i)) TO '${good}' (FORMAT parquet, COMPRESSION snappy)`);
+    } finally {
+      await engine.close();
+    }
+    const bytes = readFileSync(good);
+    // Zero the middle of the data pages; the footer at the end stays whole, so describing the file still works.
+    bytes.fill(0, 4096, Math.floor(bytes.length / 2));
+    const e = await failure({ data: file("broken.parquet", bytes) });
+    expect([e.code, e.where.file]).toEqual(["UNREADABLE_FILE", join(dir, "broken.parquet")]);
+    expect(e.message).toMatch(/broken\.parquet: cannot read broken\.parquet as PARQUET/);
   });
 });
