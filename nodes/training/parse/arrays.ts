@@ -16,7 +16,8 @@ export function readMetricArrays(metrics: Record<string, unknown>, out: SeriesBu
   let history = false;
   for (const [name, raw] of Object.entries(metrics)) {
     if (raw instanceof Float64Column) {
-      out.columns(name, raw.length).pushColumn(raw);
+      // No room reserved: a column may become the series' values as it is (pushColumn).
+      out.columns(name).pushColumn(raw);
       continue;
     }
     if (!Array.isArray(raw)) continue;

@@ -14,7 +14,7 @@ class PointColumns {
    * one 0…n−1 array with the others of its length instead of writing its own.
    */
   private steps: Float64Array | null = null;
-  private values = new Float64Array(16);
+  private values: Float64Array<ArrayBufferLike> = new Float64Array(16);
   private epochs: Float64Array | null = null;
   private stamps: Float64Array | null = null;
   length = 0;
@@ -66,14 +66,15 @@ class PointColumns {
 
   /**
    * Appends a `{name: number[]}` array that arrived as a column, index = step, nulls as gaps: what `pushIndexed`
-   * reads from the array, copied from the column in one pass when it has no nulls.
+   * reads from the array. A first column with no nulls becomes the series' values as it is, not copied (48 MB
+   * fewer at 10^6 points × 6 metrics, and in shared memory the body's decode already wrote them): it is only
+   * read, since it fills its values to capacity and any later point grows them into a new array first.
    */
   pushColumn(column: Float64Column): void {
     const { values, nulls } = column;
     if (!nulls && !this.steps && this.length === 0) {
       if ((this.budget.left -= values.length) < 0) throw tooManyPoints();
-      this.reserve(values.length);
-      this.values.set(values);
+      this.values = values;
       this.length = values.length;
       return;
     }
