@@ -99,13 +99,15 @@ async function closedWithin(child: ChildProcess, timeoutMs: number): Promise<[nu
 }
 
 /**
- * Runs a TypeScript worker in a fresh Node process (so its peak RSS is its own) and resolves with the one
- * message it sends over IPC. The worker is killed after `timeoutMs`.
+ * Runs a worker in a fresh Node process (so its peak RSS is its own) and resolves with the one message it sends
+ * over IPC: TypeScript through tsx, or plain JavaScript under plain node (`launcher: "node"`), so a worker that
+ * measures memory as `npm start` would does not carry a TypeScript loader. The worker is killed after `timeoutMs`.
  */
-export async function runWorker<T>(script: string, args: string[], options: SpawnOptions & { timeoutMs: number }): Promise<T> {
+export async function runWorker<T>(script: string, args: string[], options: SpawnOptions & { timeoutMs: number; launcher?: "tsx" | "node" }): Promise<T> {
   mkdirSync(dirname(options.logFile), { recursive: true });
   const fd = openSync(options.logFile, "w");
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const loader = options.launcher === "node" ? [] : ["--import", "tsx"];
+  const child = spawn(process.execPath, [...loader, script, ...args], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
