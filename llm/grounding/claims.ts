@@ -87,7 +87,8 @@ function namedField(text: string, index: number, evidence: GroundingEvidence): s
       if (evidence.byName.places(pair) > 0) return pair;
     }
     const word = words[i]!;
-    if (!ALL_DIGITS.test(word) && evidence.byName.places(word) > 0) return word;
+    // Most words name no field: looked up first, the pattern runs only for one that does.
+    if (evidence.byName.places(word) > 0 && !ALL_DIGITS.test(word)) return word;
     const aggregate = AGGREGATION_FIELDS.get(word);
     if (aggregate && evidence.byName.places(aggregate) > 0) return aggregate;
   }
@@ -166,8 +167,11 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
     }
     if (!values.grounds(n)) return "number";
   }
+  // A sentence may claim up to critical: one that may claim critical is spared reading what it claims.
+  const bound = severityBound(ids, evidence, allowed);
+  if (bound === "critical") return null;
   const claimed = claimedSeverity(text);
-  if (claimed && severityRank(claimed) < severityRank(severityBound(ids, evidence, allowed))) return "severity";
+  if (claimed && severityRank(claimed) < severityRank(bound)) return "severity";
   return null;
 }
 

@@ -29,7 +29,8 @@ export class NamedNumbers {
   private phraseNames = false;
 
   addRange(name: string, start: number, end: number): void {
-    if (!this.ranges.has(name) && name.includes(" ")) this.phraseNames = true;
+    // A scan of a short name for a space, not a second lookup of it (a prompt records a few hundred ranges).
+    if (!this.phraseNames && name.includes(" ")) this.phraseNames = true;
     pushRange(this.ranges, name, start, end);
   }
 

@@ -29,7 +29,7 @@ export function mayStartNumber(text: string, i: number): boolean {
 }
 
 /** The end of the run of ASCII digits from `i`. */
-function digitsEnd(text: string, i: number): number {
+export function digitsEnd(text: string, i: number): number {
   while (isDigit(text.charCodeAt(i))) i++;
   return i;
 }

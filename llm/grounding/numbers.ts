@@ -1,5 +1,5 @@
-import { isDigit, isSpace } from "./char-classes.js";
-import { AFTER_CHARS, digitGroupEnd, mayGoOn, mayStartNumber, namePartAfter } from "./number-scan.js";
+import { isSpace } from "./char-classes.js";
+import { AFTER_CHARS, digitGroupEnd, digitsEnd, mayGoOn, mayStartNumber, namePartAfter } from "./number-scan.js";
 
 /**
  * Numbers as people write them, in English, French, Spanish or German conventions: decimal points or commas,
@@ -51,10 +51,6 @@ const SUFFIXES: Array<[RegExp, number[]]> = [
 
 const ONE = [1];
 
-const PLAIN = /^\d+$/u;
-const POINT_DECIMAL = /^\d+\.(?:\d{1,2}|\d{4,})$/u;
-const COMMA_DECIMAL = /^\d+,(?:\d{1,2}|\d{4,})$/u;
-
 interface Parsed {
   value: number;
   decimals: number;
@@ -68,11 +64,25 @@ const thousandsOk = (gs: string[]) => gs[0]!.length <= 3 && gs.slice(1).every((g
 
 /** The values a digit group can mean: point or comma as the decimal mark, the other marks as thousands. */
 function mantissas(raw: string): Parsed[][] {
-  if (PLAIN.test(raw)) return [[{ value: Number(raw), decimals: 0 }]];
-  // A point before other than three digits can only be a decimal point: the common case, read at once.
-  if (POINT_DECIMAL.test(raw)) return [[{ value: Number(raw), decimals: raw.length - raw.indexOf(".") - 1 }]];
-  // So can a lone comma before other than three digits (French, Spanish, German decimals).
-  if (COMMA_DECIMAL.test(raw)) return [[{ value: Number(raw.replace(",", ".")), decimals: raw.length - raw.indexOf(",") - 1 }]];
+  // The common cases are told by where the one mark is, if any, read by character code rather than by three
+  // patterns (a digit group starts with a digit, and its marks are followed by digits).
+  let mark = -1;
+  let marks = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 48 || c > 57) {
+      if (marks++ === 0) mark = i;
+    }
+  }
+  if (marks === 0) return [[{ value: Number(raw), decimals: 0 }]];
+  const decimals = raw.length - mark - 1;
+  if (marks === 1 && decimals !== 3) {
+    const c = raw.charCodeAt(mark);
+    // A point before other than three digits can only be a decimal point: the common case, read at once.
+    if (c === 46) return [[{ value: Number(raw), decimals }]];
+    // So can a lone comma before other than three digits (French, Spanish, German decimals).
+    if (c === 44) return [[{ value: Number(raw.replace(",", ".")), decimals }]];
+  }
   const groups = raw.split(GROUP_MARK);
   const seps: string[] = raw.match(GROUP_MARKS) ?? [];
   if (seps.length === 0) return [[{ value: Number(raw), decimals: 0 }]];
@@ -111,6 +121,9 @@ const BLANK = /^[ \t]*$/u;
 /** Characters a multiplier starts with (after at most one space): other words after a number multiply nothing. */
 const SUFFIX_CHARS = new Set([..."%kKMGBtTmb"].map((c) => c.charCodeAt(0)));
 
+/** An ASCII digit, searched for from its lastIndex (test, not exec: no match object). */
+const NEXT_DIGIT = /\d/g;
+
 /**
  * Every number stated in `text`, with its readings; list markers, identifiers and versions are left out. Read
  * where a run of digits starts, by character code: a plain number (no exponent can follow its digits) as NUMBER
@@ -119,10 +132,15 @@ const SUFFIX_CHARS = new Set([..."%kKMGBtTmb"].map((c) => c.charCodeAt(0)));
  */
 export function statedNumbers(text: string): StatedNumber[] {
   const out: StatedNumber[] = [];
-  for (let i = 0; i < text.length; ) {
-    // A match starts with a digit and not after one (\p{N}): only where a run of digits starts.
-    if (!isDigit(text.charCodeAt(i)) || !mayStartNumber(text, i)) {
-      i++;
+  for (let i = 0; ; ) {
+    // The next digit, found by the pattern engine rather than by a loop over every character (most are none).
+    NEXT_DIGIT.lastIndex = i;
+    if (!NEXT_DIGIT.test(text)) break;
+    i = NEXT_DIGIT.lastIndex - 1;
+    // A match starts with a digit and not after one (\p{N}): only where a run of digits starts, so a run that
+    // cannot start one is passed whole.
+    if (!mayStartNumber(text, i)) {
+      i = digitsEnd(text, i);
       continue;
     }
     const index = i;

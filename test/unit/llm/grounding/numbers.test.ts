@@ -88,3 +88,27 @@ describe("statedNumbers by character code", () => {
     for (const text of randomTexts(pieces, 30_000, 14)) expect(statedNumbers(text), JSON.stringify(text)).toEqual(formerNumbers(text));
   });
 });
+
+describe("readingsOf a digit group", () => {
+  it("reads a plain group, and one decimal point or comma before other than three digits, as the former patterns did", () => {
+    // The three patterns mantissas ran before it read the one mark by character code.
+    const former = (group: string) =>
+      /^\d+$/u.test(group)
+        ? { value: Number(group), decimals: 0 }
+        : /^\d+\.(?:\d{1,2}|\d{4,})$/u.test(group)
+          ? { value: Number(group), decimals: group.length - group.indexOf(".") - 1 }
+          : /^\d+,(?:\d{1,2}|\d{4,})$/u.test(group)
+            ? { value: Number(group.replace(",", ".")), decimals: group.length - group.indexOf(",") - 1 }
+            : null;
+    let read = 0;
+    for (const text of randomTexts(["1", "0", "7", "42", ".", ",", " ", "'"], 20_000, 9)) {
+      // A digit group as statedNumbers hands it over: digits first, a mark always followed by a digit.
+      const group = `9${text}5`;
+      const expected = former(group);
+      if (!expected || /[.,' ][.,' ]/u.test(group)) continue;
+      read++;
+      expect(readingsOf(group, 0, group, group.length), group).toEqual([[{ value: expected.value, tolerance: 0.5 * 10 ** -expected.decimals }]]);
+    }
+    expect(read).toBeGreaterThan(1000);
+  });
+});
