@@ -1,9 +1,8 @@
 import type { ArtifactKind } from "../artifacts/context.js";
 import { packNumberColumns } from "../workers/number-columns.js";
-import { idleThreadReady, POOL_THREADS, runTask } from "../workers/pool.js";
+import { idleThreadReady, runTask } from "../workers/pool.js";
 import type { AnalyzerRun, AnalyzerSpec } from "./analyzer.js";
 import { type Examination, examinePayload } from "./examine.js";
-import { examineTrainingInShares } from "./training/examine-shares.js";
 
 /**
  * Analyzers whose parser reads nothing but its payload and ArtifactSource, so their whole examination can run on
@@ -51,13 +50,6 @@ export async function examineArtifact<P, F>(
     const offLoop = placement === "pool" || size >= WORKER_EXAMINE_MIN_BYTES || (WORTH_AN_IDLE_THREAD.includes(spec.kind) && idleThreadReady());
     if (offLoop) {
       const source = { input: { artifact: { field }, datasetName: run.input.datasetName } };
-      // A large history that is mostly columns, all in shared memory (a decoded body), is read by every thread at
-      // once: each parses it at little cost. The rest of the payload is copied to each, so not a history of objects or text.
-      const columnBytes = columns.reduce((sum, c) => sum + c.values.byteLength, 0);
-      const inShares = spec.kind === "training" && !withDigest && transfer.length === 0 && 2 * columnBytes >= size;
-      if (inShares && size >= WORKER_EXAMINE_MIN_BYTES && POOL_THREADS > 1) {
-        return (await examineTrainingInShares({ value, columns }, source, run.signal)) as Examination<F>;
-      }
       const task = { kind: spec.kind, source, packed: { value, columns }, withDigest };
       return (await runTask("examine", task, { transfer, signal: run.signal })) as Examination<F>;
     }

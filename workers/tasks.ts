@@ -1,5 +1,4 @@
 import { examineTask } from "./examine-task.js";
-import { examineTrainingShareTask } from "./examine-training-share.js";
 import { parseJsonPartTask, parseJsonTask } from "./parse-json.js";
 import { scanTensorRangesTask } from "./scan-tensor-ranges.js";
 
@@ -21,7 +20,6 @@ export const TASKS = {
   parseJsonPart: parseJsonPartTask,
   scanTensorRanges: scanTensorRangesTask,
   examine: examineTask,
-  examineTrainingShare: examineTrainingShareTask,
 } satisfies Record<string, (payload: never) => TaskOutput<unknown> | Promise<TaskOutput<unknown>>>;
 
 export type TaskName = keyof typeof TASKS;

@@ -1,13 +1,10 @@
 import type { Finding } from "../../domain/result.js";
-import { prioritizeFindings } from "../findings.js";
-import { groupByRootCause } from "../root-causes.js";
 import { conclusiveStep, withDetectedAt } from "./detected-at.js";
 import { TRAINING_DETECTORS } from "./detectors/index.js";
 import type { TrainingDetector } from "./detectors/detector.js";
 import type { TrainingRun } from "./model.js";
 import { runExtent } from "./curves.js";
 import { PARTIAL_RUN, progressLabel, stillRunning } from "./partial-run.js";
-import { TRAINING_ROOT_CAUSES } from "./root-causes.js";
 
 const memo = new WeakMap<TrainingRun, Finding[]>();
 
@@ -23,22 +20,6 @@ export function detectTrainingFindings(run: TrainingRun): Finding[] {
   const findings = TRAINING_DETECTORS.flatMap((d) => judged(d, run, running));
   memo.set(run, findings);
   return findings;
-}
-
-/** The detectors' findings, in detector order, as the analyzer reports them: merged by id, grouped by root cause. */
-export function organizeTrainingFindings(found: readonly Finding[]): Finding[] {
-  return groupByRootCause(prioritizeFindings(found), TRAINING_ROOT_CAUSES);
-}
-
-/** How many detectors judge a run: `detectorFindings(run, 0 … count − 1)`, concatenated, are detectTrainingFindings(run). */
-export const TRAINING_DETECTOR_COUNT = TRAINING_DETECTORS.length;
-
-/**
- * The findings of the `index`-th detector alone, as detectTrainingFindings gives them: the detectors are
- * independent, so threads that share a run's columns can each take some (workers/examine-training-share.ts).
- */
-export function detectorFindings(run: TrainingRun, index: number): Finding[] {
-  return judged(TRAINING_DETECTORS[index]!, run, stillRunning(run));
 }
 
 function judged(d: TrainingDetector, run: TrainingRun, running: boolean): Finding[] {

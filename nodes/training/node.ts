@@ -2,12 +2,15 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { AGENT_NAMES } from "../../domain/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
 import { type AnalyzerSpec, type ArtifactSource, runAnalyzer } from "../analyzer.js";
-import { detectTrainingFindings, organizeTrainingFindings } from "./detect.js";
+import { prioritizeFindings } from "../findings.js";
+import { groupByRootCause } from "../root-causes.js";
+import { detectTrainingFindings } from "./detect.js";
 import { trainingDigest } from "./digest.js";
 import type { TrainingFacts } from "./facts.js";
 import { trainingFacts } from "./facts-of.js";
 import type { TrainingRun } from "./model.js";
 import { parseTrainingArtifact } from "./parse/index.js";
+import { TRAINING_ROOT_CAUSES } from "./root-causes.js";
 
 /** What was analyzed, e.g. "training_artifacts.metrics (lightning_csv, 1950 rows, 10 series)". */
 function describeRun(run: TrainingRun): string[] {
@@ -22,7 +25,7 @@ export const trainingAnalyzer: AnalyzerSpec<TrainingRun, TrainingFacts, Artifact
   kind: "training",
   agentName: AGENT_NAMES.training,
   parse: (payload) => parseTrainingArtifact(payload),
-  detect: (run) => organizeTrainingFindings(detectTrainingFindings(run)),
+  detect: (run) => groupByRootCause(prioritizeFindings(detectTrainingFindings(run)), TRAINING_ROOT_CAUSES),
   facts: (run) => trainingFacts(run),
   digest: trainingDigest,
   describe: describeRun,
