@@ -21,7 +21,7 @@ describe("analyzerTurn", () => {
     expect(order).toEqual(["a.dataset", "b.dataset", "a.checks", "b.checks", "a.training"]);
   });
 
-  it("grants one turn per turn of the event loop, so what came due meanwhile (timers, I/O) runs between two turns", async () => {
+  it("grants turns a few turns of the event loop apart, so what came due meanwhile (timers, I/O) runs between two", async () => {
     const order: string[] = [];
     const a = {};
     const b = {};
