@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
 import { seededRandom } from "../../../bench/data/training-history.js";
-import { decodeJsonColumns, decodeJsonPart, joinBodyParts, readJsonColumns, RefusedJson } from "../../../workers/decode-json-columns.js";
+import { decodeJsonColumns, decodeJsonPart, joinBodyParts, readJsonColumns } from "../../../workers/decode-json-columns.js";
 import { MIN_COLUMN_LENGTH, packNumberColumns, type PackedValue } from "../../../workers/number-columns.js";
+import { RefusedJson } from "../../../workers/refused-json.js";
 
 /**
  * The large-body decoder against the reference it replaces, packNumberColumns(parseTolerantJson(text)): the same
