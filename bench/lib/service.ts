@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +40,17 @@ export interface RunningService {
   /** CPU time the service's processes have used so far (ms), or null where /proc is missing. */
   cpuMs(): number | null;
   stop(): Promise<void>;
+}
+
+/**
+ * The node flags of `npm start`, read from package.json's start script, so that a service the bench runs under
+ * plain node gets exactly the production flags, set in one place (none copied here).
+ */
+function startNodeFlags(): string[] {
+  const start = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: { start?: string } }).scripts?.start ?? "";
+  const match = /^node((?:\s+--\S+)*)\s+dist\/server\/main\.js$/.exec(start.trim());
+  if (!match) throw new Error(`package.json's start script is not "node [--flags] dist/server/main.js": ${start}`);
+  return match[1]!.split(/\s+/).filter(Boolean);
 }
 
 let built = false;
@@ -93,8 +105,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const port = await freePort();
   const logFile = join(OUT_DIR, `${options.name}.log`);
   const command = options.launcher === "tsx" ? TSX : process.execPath;
-  // Plain node runs with source maps on, as `npm start` does (their maps are read at load).
-  const nodeFlags = options.launcher === "tsx" ? [] : ["--enable-source-maps"];
+  // Plain node runs with the flags of `npm start` (source maps on: their maps are read at load).
+  const nodeFlags = options.launcher === "tsx" ? [] : startNodeFlags();
   const args = [...nodeFlags, options.entry ?? "dist/server/main.js", ...(options.portArgument ? [String(port)] : []), ...(options.args ?? [])];
   const started = performance.now();
   const tracked = spawnTracked(command, args, {
