@@ -1,6 +1,6 @@
 import type { ArtifactKind } from "../artifacts/context.js";
 import { packNumberColumns } from "../workers/number-columns.js";
-import { idleThreadReady, runTask } from "../workers/pool.js";
+import { runTask } from "../workers/pool.js";
 import type { AnalyzerRun, AnalyzerSpec } from "./analyzer.js";
 import { type Examination, examinePayload } from "./examine.js";
 
@@ -21,34 +21,21 @@ const isOffLoop = (kind: ArtifactKind): kind is OffLoopKind => (OFF_LOOP_KINDS a
 export const WORKER_EXAMINE_MIN_BYTES = 256 * 1024;
 
 /**
- * Kinds whose examination is worth the hop at any size when a pool thread is idle: a training history's detectors
- * run again on prefixes of the run to date each finding, 0.3–3.5 ms for the samples' histories against ~0.2 ms of
- * CPU for the hop, and meanwhile the event loop runs the other analyzers (c=1) or other requests (c=10). A dataset
- * or checks examination of a sample takes 0.05–0.65 ms: the hop would be most of it.
- */
-const WORTH_AN_IDLE_THREAD: readonly ArtifactKind[] = ["training"];
-
-/** Where an examination runs: chosen by size and the pool's idle threads, or forced (tests take both paths). */
-export type Placement = "auto" | "event-loop" | "pool";
-
-/**
  * The deterministic stage of one analyzer (parse → detect → facts → digest → describe), off the event loop when
- * the artifact is large, or when it is a training history and a pool thread is idle (never queued behind busy
- * threads then: in place it waits for nothing): its long number arrays travel as columns, transferred, and the
- * payload itself is left as it was. The run's signal (the agent's time-out, the request's end) ends a task that
- * is still running.
+ * the artifact is large: its long number arrays travel as columns, transferred, and the payload itself is left
+ * as it was. The run's signal (the agent's time-out, the request's end) ends a task that is still running.
+ * `minBytes` chooses the path (tests take both).
  */
 export async function examineArtifact<P, F>(
   spec: AnalyzerSpec<P, F>,
   run: AnalyzerRun,
   withDigest: boolean,
-  placement: Placement = "auto",
+  minBytes = WORKER_EXAMINE_MIN_BYTES,
 ): Promise<Examination<F>> {
   const { field, payload } = run.input.artifact;
-  if (isOffLoop(spec.kind) && placement !== "event-loop") {
+  if (isOffLoop(spec.kind)) {
     const { value, columns, transfer, size } = packNumberColumns(payload);
-    const offLoop = placement === "pool" || size >= WORKER_EXAMINE_MIN_BYTES || (WORTH_AN_IDLE_THREAD.includes(spec.kind) && idleThreadReady());
-    if (offLoop) {
+    if (size >= minBytes) {
       const source = { input: { artifact: { field }, datasetName: run.input.datasetName } };
       const task = { kind: spec.kind, source, packed: { value, columns }, withDigest };
       return (await runTask("examine", task, { transfer, signal: run.signal })) as Examination<F>;

@@ -2,15 +2,16 @@ import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
 import type { TaskName, TaskPayload, TaskResult } from "./tasks.js";
 
+/** A worker kept this long after its last task, so a burst of tasks does not pay for thread start-up each time. */
+const IDLE_TIMEOUT_MS = 60_000;
+
 /** Threads of the pool: one per core. */
 export const POOL_THREADS = availableParallelism();
 
 let pool: Piscina | null = null;
 
 /**
- * The process's one pool, one thread per core, started on first use and then kept (idle threads do not keep the
- * process alive): a small artifact goes to a thread only when one is started and idle (`idleThreadReady`), so a
- * thread reaped after an idle minute would have to be started again by a large task before any small one used it.
+ * The process's one pool, one thread per core, started on first use (idle threads do not keep the process alive).
  * Piscina emits "error" on the pool for what belongs to no task, e.g. the answer of a task aborted while that
  * answer was already on its way ("Unexpected message from Worker"); an EventEmitter with no listener throws it as an
  * uncaught exception, which would end the service over an analysis that had already ended. It becomes a warning.
@@ -18,8 +19,9 @@ let pool: Piscina | null = null;
 export function sharedPool(): Piscina {
   pool ??= new Piscina({
     filename: new URL("./entry.mjs", import.meta.url).href,
-    minThreads: POOL_THREADS,
+    minThreads: 0,
     maxThreads: POOL_THREADS,
+    idleTimeout: IDLE_TIMEOUT_MS,
   }).on("error", (err: Error) => process.emitWarning(`worker pool: ${err.message}`, "WorkerPoolWarning"));
   return pool;
 }
@@ -28,14 +30,6 @@ export interface RunOptions {
   /** Buffers in the payload to move to the worker instead of copying (the caller must not use them after). */
   transfer?: ArrayBuffer[];
   signal?: AbortSignal;
-}
-
-/**
- * Whether a pool thread is started and has no task, so a task sent now starts at once. The first call starts
- * the pool and answers false: its threads need a moment (a module load) before they can take anything.
- */
-export function idleThreadReady(): boolean {
-  return sharedPool().idleThreads > 0;
 }
 
 /** Runs a named task of workers/tasks.ts on a worker thread, off the event loop. */
