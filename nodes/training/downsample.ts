@@ -23,11 +23,19 @@ export function lttbIndices(x: ArrayLike<number>, y: ArrayLike<number>, target: 
     const count = Math.max(1, nextHi - nextLo);
     ax /= count;
     ay /= count;
+    // The previous pick's terms, read once per bucket rather than per point (the same arithmetic, in the same order).
+    const xa = x[a]!;
+    const ya = y[a]!;
+    const dx = xa - ax;
+    const dy = ay - ya;
     let best = lo;
     let bestArea = -1;
     for (let i = lo; i < hi; i++) {
-      const area = Math.abs((x[a]! - ax) * (y[i]! - y[a]!) - (x[a]! - x[i]!) * (ay - y[a]!));
-      if (area > bestArea) [best, bestArea] = [i, area];
+      const area = Math.abs(dx * (y[i]! - ya) - (xa - x[i]!) * dy);
+      if (area > bestArea) {
+        best = i;
+        bestArea = area;
+      }
     }
     out.push(best);
     a = best;

@@ -15,10 +15,18 @@ function lastFinite(s: MetricSeries | undefined): number | null {
 
 /** Index of the best finite value (smallest or largest). */
 function bestIndex(s: MetricSeries, goal: "min" | "max"): number {
+  // The best value so far kept in a local rather than read back at its index: this runs over every point of a
+  // 10^6-step series.
+  const values = s.values;
   let best = -1;
-  for (let i = 0; i < s.values.length; i++) {
-    const v = s.values[i]!;
-    if (Number.isFinite(v) && (best < 0 || (goal === "min" ? v < s.values[best]! : v > s.values[best]!))) best = i;
+  let bestValue = Number.NaN;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v)) continue;
+    if (best < 0 || (goal === "min" ? v < bestValue : v > bestValue)) {
+      best = i;
+      bestValue = v;
+    }
   }
   return best;
 }
