@@ -125,18 +125,10 @@ export function argExtreme(values: ArrayLike<number>, kind: "min" | "max", from 
 export function argMinMax(values: ArrayLike<number>): [number, number] {
   let lo = 0;
   let hi = 0;
-  // The extremes so far kept in locals rather than read back at their indices on every point.
-  let low = values[0]!;
-  let high = low;
   for (let i = 1; i < values.length; i++) {
     const v = values[i]!;
-    if (v < low) {
-      lo = i;
-      low = v;
-    } else if (v > high) {
-      hi = i;
-      high = v;
-    }
+    if (v < values[lo]!) lo = i;
+    else if (v > values[hi]!) hi = i;
   }
   return [lo, hi];
 }
