@@ -6,7 +6,7 @@ import { type Admission, createAdmission } from "./admission.js";
 import { cors } from "./cors.js";
 import { clientGone, errorMiddleware, ServiceError } from "./errors.js";
 import { jsonBodyIntake } from "./intake.js";
-import { jsonReplacer } from "./json-replacer.js";
+import { jsonWriter, useJsonWriter } from "./json-replacer.js";
 import { methodNotAllowed } from "./method-not-allowed.js";
 import type { Metrics } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";
@@ -37,7 +37,7 @@ export function createApp(runtime: ServiceRuntime): ServiceApp {
   const app = express();
   app.disable("x-powered-by");
   const { settings, redactor } = runtime;
-  app.set("json replacer", jsonReplacer(redactor));
+  useJsonWriter(app, jsonWriter(redactor));
   const admission = createAdmission({
     maxInFlight: settings.SERVICE_MAX_CONCURRENT_ANALYSES,
     maxPerClient: settings.SERVICE_MAX_CONCURRENT_PER_CLIENT,

@@ -4,6 +4,7 @@ import { oneLine } from "../artifacts/json-values.js";
 import { MLFLOW_ERROR_STATUS } from "../artifacts/mlflow/errors.js";
 import { RequestDecodeError } from "../artifacts/request.js";
 import { CHECKPOINT_PATH_REFUSED } from "../nodes/checkpoint/paths.js";
+import { appJsonWriter } from "./json-replacer.js";
 
 /** The service's own error codes. */
 export const SERVICE_ERROR_CODES = [
@@ -139,8 +140,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     else log.info("request rejected", { status, code: body.code, detail: body.detail });
     if (res.headersSent) {
       // A stream already started: report in-band (SSE clients read an `error` event) and end.
-      const replacer = res.app.get("json replacer") as ((key: string, value: unknown) => unknown) | undefined;
-      if (!res.writableEnded) res.end(`event: error\ndata: ${JSON.stringify(body, replacer)}\n\n`);
+      if (!res.writableEnded) res.end(`event: error\ndata: ${appJsonWriter(res)(body)}\n\n`);
       return;
     }
     // A body nobody read (a 405 or 404 answered at once) is not worth draining: close rather than reuse the socket.

@@ -8,7 +8,7 @@ import { analyzeRequest, checkAnalysisRequest } from "./analyze-request.js";
 import { compareRequest } from "./compare-request.js";
 import { RunProgressCounter } from "./run-progress.js";
 import { toHttpError } from "./errors.js";
-import { jsonReplacer } from "./json-replacer.js";
+import { jsonWriter } from "./json-replacer.js";
 import { REQUEST_BUDGET } from "./request-deadline.js";
 import { untilDeadline } from "./routes/analyse.js";
 import type { ServiceRuntime } from "./runtime.js";
@@ -55,7 +55,7 @@ export type JobStep = (id: string, context: JobContext, work: (options: JobWorkO
  */
 export function createJobStep(runtime: ServiceRuntime, admission: Admission): JobStep {
   const timeoutMs = runtime.settings.SERVICE_REQUEST_TIMEOUT_MS;
-  const replacer = jsonReplacer(runtime.redactor);
+  const writeJson = jsonWriter(runtime.redactor);
   return async (id, { signal, progress }, work): Promise<JobOutcome> => {
     const logger: Logger = runtime.logger.child({ job_id: id });
     let release: (() => void) | null = null;
@@ -68,7 +68,7 @@ export function createJobStep(runtime: ServiceRuntime, admission: Admission): Jo
       deadline.begin(timeoutMs, REQUEST_BUDGET);
       const response = await untilDeadline<unknown>(work({ requestId: id, logger, deadline }), deadline, timeoutMs);
       // Stored as JSON (in Redis with BullMQ): written as the synchronous endpoint writes its answer.
-      return { state: "done", result: JSON.parse(JSON.stringify(response, replacer)) as unknown };
+      return { state: "done", result: JSON.parse(writeJson(response)) as unknown };
     } catch (err) {
       if (signal.aborted) return { state: "cancelled" };
       const { status, body } = toHttpError(err, id);

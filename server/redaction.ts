@@ -17,6 +17,8 @@ export interface Redactor {
   text(text: string): string;
   /** A copy of `value` with every string in it redacted (plain objects, arrays and errors are walked). */
   deep<T>(value: T): T;
+  /** Whether a secret appears in JSON text as JSON.stringify writes it inside a string (quotes and backslashes escaped). */
+  inJson(json: string): boolean;
 }
 
 /**
@@ -55,8 +57,11 @@ export function createRedactor(secrets: readonly string[]): Redactor {
     }
     return value;
   };
-  if (ordered.length === 0) return { text: (t) => t, deep: (v) => v };
-  return { text, deep: <T>(value: T) => deep(value) as T };
+  // JSON escapes character by character, so a string holding a secret holds its escaped form once serialized.
+  const escaped = ordered.map((secret) => JSON.stringify(secret).slice(1, -1));
+  const inJson = (json: string) => escaped.some((secret) => json.includes(secret));
+  if (ordered.length === 0) return { text: (t) => t, deep: (v) => v, inJson: () => false };
+  return { text, deep: <T>(value: T) => deep(value) as T, inJson };
 }
 
 /** A logger whose message and fields pass through the redactor before they are written, children included. */

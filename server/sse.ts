@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { appJsonWriter } from "./json-replacer.js";
 
 /** Whether the client asked for server-sent events (`Accept: text/event-stream`) rather than JSON. */
 export function wantsEventStream(req: Request): boolean {
@@ -16,8 +17,8 @@ export interface EventStream {
 const HEARTBEAT_MS = 15_000;
 
 export function createEventStream(res: Response, heartbeatMs = HEARTBEAT_MS): EventStream {
-  // The app's JSON replacer (bigint → number) so the `result` event is byte-for-byte what res.json would send.
-  const replacer = res.app.get("json replacer") as ((key: string, value: unknown) => unknown) | undefined;
+  // The app's JSON writer, so the `result` event is byte for byte what res.json would send.
+  const writeJson = appJsonWriter(res);
   let id = 0;
   let heartbeat: NodeJS.Timeout | undefined;
   const writable = () => !res.writableEnded && !res.destroyed;
@@ -32,7 +33,7 @@ export function createEventStream(res: Response, heartbeatMs = HEARTBEAT_MS): Ev
     heartbeat = setInterval(() => writable() && res.write(": keep-alive\n\n"), heartbeatMs).unref();
     res.on("close", () => clearInterval(heartbeat));
   };
-  const frame = (event: string, data: unknown) => `id: ${++id}\nevent: ${event}\ndata: ${JSON.stringify(data, replacer)}\n\n`;
+  const frame = (event: string, data: unknown) => `id: ${++id}\nevent: ${event}\ndata: ${writeJson(data)}\n\n`;
   return {
     send(event, data) {
       open();
