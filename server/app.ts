@@ -6,7 +6,7 @@ import { type Admission, createAdmission } from "./admission.js";
 import { cors } from "./cors.js";
 import { clientGone, errorMiddleware, ServiceError } from "./errors.js";
 import { jsonBodyIntake } from "./intake.js";
-import { jsonWriter, useJsonWriter } from "./json-replacer.js";
+import { jsonWriter, useJsonWriter } from "./json-writer.js";
 import { methodNotAllowed } from "./method-not-allowed.js";
 import type { Metrics } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";

@@ -4,7 +4,7 @@ import { oneLine } from "../artifacts/json-values.js";
 import { MLFLOW_ERROR_STATUS } from "../artifacts/mlflow/errors.js";
 import { RequestDecodeError } from "../artifacts/request.js";
 import { CHECKPOINT_PATH_REFUSED } from "../nodes/checkpoint/paths.js";
-import { appJsonWriter } from "./json-replacer.js";
+import { appJsonWriter } from "./json-writer.js";
 
 /** The service's own error codes. */
 export const SERVICE_ERROR_CODES = [

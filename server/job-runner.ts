@@ -8,7 +8,7 @@ import { analyzeRequest, checkAnalysisRequest } from "./analyze-request.js";
 import { compareRequest } from "./compare-request.js";
 import { RunProgressCounter } from "./run-progress.js";
 import { toHttpError } from "./errors.js";
-import { jsonWriter } from "./json-replacer.js";
+import { jsonWriter } from "./json-writer.js";
 import { REQUEST_BUDGET } from "./request-deadline.js";
 import { untilDeadline } from "./routes/analyse.js";
 import type { ServiceRuntime } from "./runtime.js";

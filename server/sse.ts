@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { appJsonWriter } from "./json-replacer.js";
+import { appJsonWriter } from "./json-writer.js";
 
 /** Whether the client asked for server-sent events (`Accept: text/event-stream`) rather than JSON. */
 export function wantsEventStream(req: Request): boolean {

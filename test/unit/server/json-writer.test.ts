@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jsonWriter, useJsonWriter } from "../../../server/json-replacer.js";
+import { jsonWriter, useJsonWriter } from "../../../server/json-writer.js";
 import { createRedactor, REDACTED } from "../../../server/redaction.js";
 
 describe("jsonWriter", () => {
