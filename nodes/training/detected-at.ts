@@ -7,17 +7,35 @@ import { countUpTo, runExtent, seriesPrefix } from "./curves.js";
 const MAX_BISECTIONS = 16;
 
 /**
+ * The prefixes of each run taken so far, by the last logged step they keep. Every finding's bisection starts from
+ * the same bounds, so the detectors of one run probe many of the same prefixes; one object per prefix lets them
+ * share what the curve caches (curves.ts) computed on its series (σ̂, bins, log values) instead of each again.
+ */
+const prefixes = new WeakMap<TrainingRun, Map<number, TrainingRun>>();
+
+/**
  * The run as it stood when `step` was logged, still going: every series cut after it (views, no copies). Log
  * lines carry no step, so the prefix has none: a finding that rests on logs alone gets no conclusive step.
+ * A series kept whole is the run's own, so its curves are those the detectors already computed on the run.
  */
 export function runUpTo(run: TrainingRun, step: number): TrainingRun {
-  const series = new Map<string, MetricSeries>();
+  const counts: Array<[string, MetricSeries, number]> = [];
+  let kept = Number.NEGATIVE_INFINITY;
   for (const [name, s] of run.series) {
     const n = countUpTo(s.steps, step);
     if (n === 0) continue;
-    series.set(name, seriesPrefix(s, n));
+    counts.push([name, s, n]);
+    kept = Math.max(kept, s.steps[n - 1]!);
   }
-  return { ...run, series, logs: { lines: 0, counts: {}, events: [] }, meta: { ...run.meta, progress: { ...run.meta.progress, running: true } } };
+  let byStep = prefixes.get(run);
+  if (!byStep) prefixes.set(run, (byStep = new Map()));
+  const hit = byStep.get(kept);
+  if (hit) return hit;
+  const series = new Map<string, MetricSeries>();
+  for (const [name, s, n] of counts) series.set(name, n === s.steps.length ? s : seriesPrefix(s, n));
+  const prefix = { ...run, series, logs: { lines: 0, counts: {}, events: [] }, meta: { ...run.meta, progress: { ...run.meta.progress, running: true } } };
+  byStep.set(kept, prefix);
+  return prefix;
 }
 
 /**
