@@ -40,6 +40,68 @@ function selectInPlace(a: Float64Array, k: number): number {
   return a[k]!;
 }
 
+/**
+ * Magnitude below which two values' difference, and a difference's deviation from the median of several, are
+ * finite: no Infinity − Infinity (NaN) can arise from values that pass `selectable`.
+ */
+const SELECTABLE_LIMIT = 2 ** 1021;
+
+/**
+ * Whether values[from, to) hold no NaN, no −0 and no magnitude ≥ 2^1021: then `selectableMedianInPlace` gives
+ * `medianInPlace`'s result for them, for their differences and for the deviations of those from their median
+ * (a difference of two such values is never −0 either: x − x is +0).
+ */
+export function selectable(values: ArrayLike<number>, from = 0, to = values.length): boolean {
+  for (let i = from; i < to; i++) {
+    const v = values[i]!;
+    if (!(Math.abs(v) < SELECTABLE_LIMIT) || (v === 0 && 1 / v < 0)) return false;
+  }
+  return true;
+}
+
+/**
+ * `medianInPlace` for an array that passes `selectable`, about twice as fast on noisy data: Lomuto partitions with
+ * no data-dependent branch (each value is swapped and the boundary moves by the comparison's 0 or 1), around a
+ * median of three. Without NaN and −0 the k-th smallest value is one number however it is found, so both return
+ * the same bits. With them it must not be used: NaN compares false either way and −0 equals +0, so the pivot's
+ * swap could put one value in place of another.
+ */
+export function selectableMedianInPlace(a: Float64Array): number {
+  const n = a.length;
+  if (n === 0) return Number.NaN;
+  const m = n >> 1;
+  let lo = 0;
+  let hi = n - 1;
+  while (hi > lo) {
+    const mid = (lo + hi) >> 1;
+    const x = a[lo]!;
+    const y = a[mid]!;
+    const z = a[hi]!;
+    const pivot = Math.max(Math.min(x, y), Math.min(Math.max(x, y), z));
+    const at = pivot === x ? lo : pivot === y ? mid : hi;
+    a[at] = z;
+    a[hi] = pivot;
+    let i = lo;
+    for (let j = lo; j < hi; j++) {
+      const v = a[j]!;
+      a[j] = a[i]!;
+      a[i] = v;
+      // As a number, not `v < pivot ? 1 : 0`: V8 compiles the conditional to a branch (measured twice as slow).
+      i += +(v < pivot);
+    }
+    a[hi] = a[i]!;
+    a[i] = pivot;
+    if (i === m) break;
+    if (i < m) lo = i + 1;
+    else hi = i - 1;
+  }
+  const upper = a[m]!;
+  if (n % 2) return upper;
+  let lower = a[0]!;
+  for (let i = 1; i < m; i++) if (a[i]! > lower) lower = a[i]!;
+  return (lower + upper) / 2;
+}
+
 /** Median of the values in [from, to) (copied, input untouched); NaN when empty. */
 export function median(values: ArrayLike<number>, from = 0, to = values.length): number {
   return to > from ? medianInPlace(copyRange(values, from, to)) : Number.NaN;
