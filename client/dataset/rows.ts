@@ -15,6 +15,12 @@ export interface RowMatches {
   overlap: CountFraction | null;
 }
 
+/** SQL for a hash of a row from its value expressions, one per column. */
+export type RowHash = (values: string[]) => string;
+
+/** DuckDB's 64-bit hash over all the values: rows equal on every value (missing equal to missing) share it. */
+export const rowHash: RowHash = (values) => `hash(${values.join(", ")})`;
+
 const share = (count: number, of: number): CountFraction => ({ count, fraction: of ? count / of : 0 });
 
 /**
@@ -27,14 +33,15 @@ const share = (count: number, of: number): CountFraction => ({ count, fraction: 
  * the 11 M rows on their 20 columns (SELECT DISTINCT * and a semi join on every column took 7.1 CPU-seconds at
  * 10 M + 1 M rows). A row whose hash no other row shares is distinct from all of them, so only rows sharing a hash
  * (the candidates: 1 % of them in the benchmark) are then compared on their values, which keeps both counts exact
- * whatever the hash collides on.
+ * whatever the hash collides on. `hashOf` writes that hash over a row's value expressions: anything on which equal
+ * rows agree keeps both counts exact, which the tests show with a deliberately weak one that collides everywhere.
  */
-export async function rowMatches(engine: Engine, train: LoadedTable, test: LoadedTable | null): Promise<RowMatches> {
+export async function rowMatches(engine: Engine, train: LoadedTable, test: LoadedTable | null, hashOf: RowHash = rowHash): Promise<RowMatches> {
   const all = train.columns.map((c) => ident(c.name));
   const shared = test && test.rows > 0 ? sharedColumns(train, test) : [];
   const key = shared.map((c) => (c.sameType ? ident(c.name) : `${ident(c.name)}::VARCHAR`));
-  const rowHash = `hash(${all.join(", ")})`;
-  const keyHash = `hash(${key.join(", ")})`;
+  const wholeRowHash = hashOf(all);
+  const keyHash = hashOf(key);
   const t = ident(train.table);
   // One grouping serves both counts when the overlap compares whole train rows, as it does for two files of one table.
   const oneKey = shared.length === all.length && shared.every((c) => c.sameType);
@@ -42,11 +49,11 @@ export async function rowMatches(engine: Engine, train: LoadedTable, test: Loade
     if (test && oneKey) {
       await engine.run(
         // s is 0 for a train row, 1 for a test row: two rows or more, one of them from train.
-        `CREATE TEMP TABLE row_candidates AS SELECT h FROM (SELECT ${rowHash} AS h, 0::UTINYINT AS s FROM ${t} UNION ALL SELECT ${keyHash}, 1::UTINYINT FROM ${ident(test.table)})
+        `CREATE TEMP TABLE row_candidates AS SELECT h FROM (SELECT ${wholeRowHash} AS h, 0::UTINYINT AS s FROM ${t} UNION ALL SELECT ${keyHash}, 1::UTINYINT FROM ${ident(test.table)})
          GROUP BY h HAVING count(*) > 1 AND min(s) = 0`,
       );
     } else {
-      await engine.run(`CREATE TEMP TABLE row_candidates AS SELECT ${rowHash} AS h FROM ${t} GROUP BY h HAVING count(*) > 1`);
+      await engine.run(`CREATE TEMP TABLE row_candidates AS SELECT ${wholeRowHash} AS h FROM ${t} GROUP BY h HAVING count(*) > 1`);
       if (test && shared.length > 0) {
         await engine.run(
           `CREATE TEMP TABLE key_candidates AS SELECT h FROM (SELECT ${keyHash} AS h, 0::UTINYINT AS s FROM ${t} UNION ALL SELECT ${keyHash}, 1::UTINYINT FROM ${ident(test.table)})
@@ -58,7 +65,7 @@ export async function rowMatches(engine: Engine, train: LoadedTable, test: Loade
     // Every copy of a repeated row shares its hash, so every repeated row is here with all its copies; rows let in
     // by their key alone have a hash of their own and count as no duplicate.
     const byKey = test && shared.length > 0 && !oneKey ? ` OR ${keyHash} IN (SELECT h FROM key_candidates)` : "";
-    await engine.run(`CREATE TEMP TABLE candidate_rows AS SELECT ${all.join(", ")} FROM ${t} WHERE ${rowHash} IN (SELECT h FROM row_candidates)${byKey}`);
+    await engine.run(`CREATE TEMP TABLE candidate_rows AS SELECT ${all.join(", ")} FROM ${t} WHERE ${wholeRowHash} IN (SELECT h FROM row_candidates)${byKey}`);
     const [dup] = await engine.rows(`SELECT coalesce(sum(n - 1), 0) AS n FROM (SELECT count(*) AS n FROM candidate_rows GROUP BY ${all.join(", ")})`);
     const duplicates = share(Number(dup?.n ?? 0), train.rows);
     if (!test || shared.length === 0) return { duplicates, overlap: null };

@@ -41,3 +41,50 @@ describe("duplicate and overlapping rows, by row hash then exact comparison", ()
     expect(await rowMatches(engine, train, other)).toEqual({ duplicates: { count: 3, fraction: 3 / 7 }, overlap: null });
   });
 });
+
+describe("duplicate and overlapping rows when unequal rows share a hash", () => {
+  /** A hash with four values: nearly every pair of unequal rows collides, so only the exact comparison can tell them apart. */
+  const weak = (values: string[]) => `hash(${values.join(", ")}) % 4`;
+  /** The counts from the rows themselves in JS, as pandas defines them: extra copies in train, test rows whose shared values equal a train row's. */
+  const reference = async (tr: LoadedTable, te: LoadedTable, shared: string[]): Promise<[number, number]> => {
+    const keyOf = (r: Record<string, unknown>, names: string[]) => JSON.stringify(names.map((n) => (r[n] === null ? null : String(r[n]))));
+    const trainRows = await engine.rows(`SELECT * FROM ${tr.table}`);
+    const whole = tr.columns.map((c) => c.name);
+    const trainKeys = new Set(trainRows.map((r) => keyOf(r, shared)));
+    const testRows = await engine.rows(`SELECT * FROM ${te.table}`);
+    return [trainRows.length - new Set(trainRows.map((r) => keyOf(r, whole))).size, testRows.filter((r) => trainKeys.has(keyOf(r, shared))).length];
+  };
+  // Small value domains and missing values give many duplicates; 2000 distinct-ish rows over 4 hash values collide throughout.
+  // Test rows take c and b from wider domains than train's, so only some of them are in train.
+  const rowsOf = (n: number, seed: number, wider = 0) =>
+    Array.from({ length: n }, (_, i) => {
+      const k = (i * 7919 + seed) % 997;
+      return `(${k % 5 === 0 ? "NULL" : k % 13}, ${k % 3 === 0 ? "NULL" : `'v${k % (7 + wider)}'`}, ${k % 11 === 0 ? "NULL" : (k % (17 + wider)) / 4})`;
+    });
+
+  it("counts exactly with one grouping for both (same columns and types in both files)", async () => {
+    const tr = await table("ctr", "a INTEGER, b VARCHAR, c DOUBLE", rowsOf(2000, 1));
+    const te = await table("cte", "a INTEGER, b VARCHAR, c DOUBLE", rowsOf(300, 5, 3));
+    const [distinctRows] = await engine.rows("SELECT count(*) AS n FROM (SELECT DISTINCT * FROM ctr)");
+    const [weakHashes] = await engine.rows(`SELECT count(DISTINCT ${weak(["a", "b", "c"])}) AS n FROM ctr`);
+    expect(Number(weakHashes?.n)).toBeLessThan(Number(distinctRows?.n));
+    const [duplicates, overlap] = await reference(tr, te, ["a", "b", "c"]);
+    expect(duplicates).toBeGreaterThan(0);
+    expect(overlap).toBeGreaterThan(0);
+    expect(overlap).toBeLessThan(300);
+    const want = { duplicates: { count: duplicates, fraction: duplicates / 2000 }, overlap: { count: overlap, fraction: overlap / 300 } };
+    expect(await rowMatches(engine, tr, te, weak)).toEqual(want);
+    expect(await rowMatches(engine, tr, te)).toEqual(want);
+  });
+
+  it("counts exactly with separate groupings (a column compared as text, a column one file lacks)", async () => {
+    const tr = await table("ctr2", "a INTEGER, b VARCHAR, c DOUBLE", rowsOf(2000, 2));
+    const te = await table("cte2", "a VARCHAR, b VARCHAR", rowsOf(300, 9, 3).map((r) => r.replace(/^\((\d+)/, "('$1'").replace(/, [^,]+\)$/, ")")));
+    const [duplicates, overlap] = await reference(tr, te, ["a", "b"]);
+    expect(overlap).toBeGreaterThan(0);
+    expect(overlap).toBeLessThan(300);
+    const want = { duplicates: { count: duplicates, fraction: duplicates / 2000 }, overlap: { count: overlap, fraction: overlap / 300 } };
+    expect(await rowMatches(engine, tr, te, weak)).toEqual(want);
+    expect(await rowMatches(engine, tr, te)).toEqual(want);
+  });
+});
