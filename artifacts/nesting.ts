@@ -9,24 +9,48 @@ import { isNumberArray } from "./json-values.js";
  */
 export const MAX_NESTING = 256;
 
+/** A value the nesting walk has still to look into, with the way back to the root (a path is built only for a refusal). */
+interface Pending {
+  value: object;
+  key: PropertyKey;
+  depth: number;
+  parent: Pending | null;
+}
+
+/** Whether a value can hold further levels: an object or array, but not a column (it holds numbers only). */
+const nests = (v: unknown): v is object => v !== null && typeof v === "object" && !(v instanceof Float64Column);
+
 /**
  * The path of the first value nested deeper than `max` levels, or null. Iterative, so the check itself cannot
- * overflow the stack it protects.
+ * overflow the stack it protects. It runs on every request body, so it keeps one small record per object or
+ * array (no copy of the path down to it, no key-value pairs) and builds a path only for the one it refuses.
  */
 export function findExcessiveNesting(value: unknown, max: number = MAX_NESTING): PropertyKey[] | null {
-  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value, path: [] }];
+  if (!nests(value)) return null;
+  const stack: Pending[] = [{ value, key: "", depth: 0, parent: null }];
   while (stack.length > 0) {
-    const { value: v, path } = stack.pop()!;
-    if (v === null || typeof v !== "object" || v instanceof Float64Column) continue; // a column holds numbers only
-    if (path.length >= max) return path;
+    const at = stack.pop()!;
+    if (at.depth >= max) return pathOf(at);
+    const v = at.value;
+    const depth = at.depth + 1;
     if (Array.isArray(v)) {
       if (isNumberArray(v)) continue; // numbers and nulls only: nothing nests in it
-      for (let i = 0; i < v.length; i++) if (v[i] !== null && typeof v[i] === "object") stack.push({ value: v[i], path: [...path, i] });
+      for (let i = 0; i < v.length; i++) if (nests(v[i])) stack.push({ value: v[i] as object, key: i, depth, parent: at });
     } else {
-      for (const [k, child] of Object.entries(v)) if (child !== null && typeof child === "object") stack.push({ value: child, path: [...path, k] });
+      for (const key of Object.keys(v)) {
+        const child = (v as Record<string, unknown>)[key];
+        if (nests(child)) stack.push({ value: child, key, depth, parent: at });
+      }
     }
   }
   return null;
+}
+
+/** The keys and indices from the root down to a pending value. */
+function pathOf(at: Pending): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let p: Pending | null = at; p.parent; p = p.parent) path.push(p.key);
+  return path.reverse();
 }
 
 /**
