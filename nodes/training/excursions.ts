@@ -39,7 +39,9 @@ class BlockStats {
   private readonly lows: Float64Array;
   private readonly medians: Float64Array;
   private readonly sigmas: Float64Array;
+  /** A block's values, then its differences, for the selections (allocated once: a view per block costs as much). */
   private readonly scratch: Float64Array;
+  private readonly diffs: Float64Array;
   /** Per block: 0 not looked at yet, 1 `selectable` (stats.ts), 2 not. */
   private readonly selectable: Uint8Array;
 
@@ -53,6 +55,7 @@ class BlockStats {
     this.medians = new Float64Array(blocks).fill(Number.NaN);
     this.sigmas = new Float64Array(blocks).fill(Number.NaN);
     this.scratch = new Float64Array(b);
+    this.diffs = this.scratch.subarray(0, b - 1);
     this.selectable = new Uint8Array(blocks);
   }
 
@@ -75,8 +78,9 @@ class BlockStats {
 
   median(k: number): number {
     if (Number.isNaN(this.medians[k]!)) {
-      this.scratch.set(this.y.subarray(k * this.b, (k + 1) * this.b));
-      this.medians[k] = this.medianFor(k)(this.scratch);
+      const { y, b, scratch } = this;
+      for (let i = 0, from = k * b; i < b; i++) scratch[i] = y[from + i]!;
+      this.medians[k] = this.medianFor(k)(scratch);
     }
     return this.medians[k]!;
   }
@@ -86,7 +90,7 @@ class BlockStats {
       const { y, b } = this;
       const from = k * b;
       const median = this.medianFor(k);
-      const diffs = this.scratch.subarray(0, b - 1);
+      const diffs = this.diffs;
       for (let i = 0; i < b - 1; i++) diffs[i] = y[from + i + 1]! - y[from + i]!;
       const center = median(diffs);
       for (let i = 0; i < b - 1; i++) diffs[i] = Math.abs(diffs[i]! - center);
@@ -97,6 +101,13 @@ class BlockStats {
 
   /** Median noise of the (up to) three blocks before block k. */
   recentSigma(k: number): number {
+    if (k >= 3) {
+      const a = this.sigma(k - 3);
+      const b = this.sigma(k - 2);
+      const c = this.sigma(k - 1);
+      // A σ̂ is ≥ +0 or NaN: without NaN the middle of three is the quickselect's median, with no array to select in.
+      if (!Number.isNaN(a + b + c)) return middleOf(a, b, c);
+    }
     const from = Math.max(0, k - 3);
     const recent = new Float64Array(k - from);
     for (let j = from; j < k; j++) recent[j - from] = this.sigma(j);
