@@ -31,13 +31,40 @@ export function paramText(params: Record<string, string>, ...names: string[]): s
   return null;
 }
 
+/**
+ * Each params object's values by every name a lookup may match, lowercased: the whole key and each part of it after
+ * a "." or "/" ("trainer.max_steps" → "trainer.max_steps", "max_steps"), the first key in order winning. Detectors
+ * look params up a few hundred times per run (many on each prefix of the conclusive-step bisection); params are not
+ * changed once parsed.
+ */
+const indexes = new WeakMap<Record<string, string>, Map<string, string>>();
+
+function indexOf(params: Record<string, string>): Map<string, string> {
+  let index = indexes.get(params);
+  if (index) return index;
+  index = new Map();
+  for (const [k, v] of Object.entries(params)) {
+    const key = k.toLowerCase();
+    for (let at = 0; at >= 0; at = nextPart(key, at)) {
+      const name = key.slice(at);
+      if (!index.has(name)) index.set(name, v);
+    }
+  }
+  indexes.set(params, index);
+  return index;
+}
+
+/** Where the part after the next "." or "/" at or after `from` begins, or -1. */
+function nextPart(key: string, from: number): number {
+  for (let i = from; i < key.length; i++) {
+    const c = key[i];
+    if (c === "." || c === "/") return i + 1;
+  }
+  return -1;
+}
+
 /** Case-insensitive lookup that also matches nested names such as "trainer.max_steps" or "optimizer/lr". */
 function findParam(params: Record<string, string>, name: string): string | undefined {
   if (name in params) return params[name];
-  const lower = name.toLowerCase();
-  for (const [k, v] of Object.entries(params)) {
-    const key = k.toLowerCase();
-    if (key === lower || key.endsWith(`.${lower}`) || key.endsWith(`/${lower}`)) return v;
-  }
-  return undefined;
+  return indexOf(params).get(name.toLowerCase());
 }
