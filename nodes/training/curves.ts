@@ -156,15 +156,17 @@ interface Points {
 }
 
 function finitePoints(s: MetricSeries): Points {
-  const n = s.values.length - countNonFinite(s.values);
-  if (n === s.values.length) return { steps: s.steps, values: s.values, epochs: s.epochs };
-  const out: Points = { steps: new Float64Array(n), values: new Float64Array(n), epochs: s.epochs ? new Float64Array(n) : null };
+  // The arrays in locals, not read through the series on every point (see nonfinite-loss.ts, badIndices).
+  const { steps, values, epochs } = s;
+  const n = values.length - countNonFinite(values);
+  if (n === values.length) return { steps, values, epochs };
+  const out: Points = { steps: new Float64Array(n), values: new Float64Array(n), epochs: epochs ? new Float64Array(n) : null };
   let j = 0;
-  for (let i = 0; i < s.values.length; i++) {
-    if (!Number.isFinite(s.values[i]!)) continue;
-    out.steps[j] = s.steps[i]!;
-    if (out.epochs) out.epochs[j] = s.epochs![i]!;
-    out.values[j++] = s.values[i]!;
+  for (let i = 0; i < values.length; i++) {
+    if (!Number.isFinite(values[i]!)) continue;
+    out.steps[j] = steps[i]!;
+    if (out.epochs) out.epochs[j] = epochs![i]!;
+    out.values[j++] = values[i]!;
   }
   return out;
 }
