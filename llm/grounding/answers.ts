@@ -22,7 +22,8 @@ export function groundText(text: string, evidence: GroundingEvidence, allowed: S
     if (reason === null) kept.push(sentence);
     else intact = false;
   }
-  return { text: joinSentences(kept), intact };
+  // Every sentence kept joins back into the text as written, trimmed.
+  return { text: intact ? text.trim() : joinSentences(kept), intact };
 }
 
 const lower = (a: Severity, b: Severity): Severity => (severityRank(a) > severityRank(b) ? a : b);

@@ -2,7 +2,7 @@ import type { GroundingReason } from "../../domain/grounding.js";
 import { type Severity, severityRank } from "../../domain/result.js";
 import type { GroundingEvidence } from "./evidence.js";
 import { type NumberSet, statedNumbers } from "./numbers.js";
-import { lastWordsBefore } from "./words-before.js";
+import { lastWordsBefore, pickWordBefore } from "./words-before.js";
 
 
 // Finding ids are <kind>.<name> (training.overfitting, cross.leakage_x_perfect_scores, training.llm.x); detector
@@ -77,6 +77,11 @@ const AGGREGATION_FIELDS: ReadonlyMap<string, string> = new Map(
  */
 function namedField(text: string, index: number, evidence: GroundingEvidence): string | null {
   const from = Math.max(0, index - NAME_WINDOW_CHARS);
+  // Without two-word names each word stands alone: read back only as far as the nearest one that names a field.
+  if (!evidence.byName.hasPhrases()) {
+    const field = pickWordBefore(text, from, index, NAME_WINDOW_WORDS, fieldNamedBy, evidence);
+    if (field !== undefined) return field;
+  }
   const words =
     lastWordsBefore(text, from, index, NAME_WINDOW_WORDS) ?? text.slice(from, index).toLowerCase().match(WORDS)?.slice(-NAME_WINDOW_WORDS) ?? [];
   // Two-word names are rare ("canned goods"): most prompts have none, and no pair is written out for them.
@@ -86,13 +91,18 @@ function namedField(text: string, index: number, evidence: GroundingEvidence): s
       const pair = `${words[i - 1]} ${words[i]}`;
       if (evidence.byName.places(pair) > 0) return pair;
     }
-    const word = words[i]!;
-    // Most words name no field: looked up first, the pattern runs only for one that does.
-    if (evidence.byName.places(word) > 0 && !ALL_DIGITS.test(word)) return word;
-    const aggregate = AGGREGATION_FIELDS.get(word);
-    if (aggregate && evidence.byName.places(aggregate) > 0) return aggregate;
+    const field = fieldNamedBy(words[i]!, evidence);
+    if (field !== null) return field;
   }
   return null;
+}
+
+/** The field one word (lower case) names: itself when it is a field name, the field of an aggregation word, or null. */
+function fieldNamedBy(word: string, evidence: GroundingEvidence): string | null {
+  // Most words name no field: looked up first, the pattern runs only for one that does.
+  if (evidence.byName.places(word) > 0 && !ALL_DIGITS.test(word)) return word;
+  const aggregate = AGGREGATION_FIELDS.get(word);
+  return aggregate && evidence.byName.places(aggregate) > 0 ? aggregate : null;
 }
 
 /**
@@ -131,15 +141,13 @@ function nearestPosition(positions: ReadonlyArray<[number, number]>, index: numb
  */
 export function checkSentence(text: string, evidence: GroundingEvidence, allowed: Severity): GroundingReason | null {
   const ids = citedIds(text);
-  let plain = text;
-  for (const id of ids) {
-    if (!evidence.ids.has(id)) return "unknown_id";
-    // Digits inside cited ids are names, not quantities.
-    plain = plain.split(id).join(" ");
-  }
+  for (const id of ids) if (!evidence.ids.has(id)) return "unknown_id";
+  // Digits inside cited ids are names, not quantities; a sentence without digits (most that cite ids) is spared
+  // taking them out.
+  const plain = ids.length && DIGIT.test(text) ? withoutIds(text, ids) : text;
+  const numbers = DIGIT.test(plain) ? statedNumbers(plain) : [];
   // The items the sentence names: looked for once, and only for a field held in several places of the evidence.
   let anchors: string[] | undefined;
-  const numbers = DIGIT.test(plain) ? statedNumbers(plain) : [];
   const positions = numbers.length > 1 ? positionsIn(plain) : [];
   for (const n of numbers) {
     // A position is checked with the value it is given for, not as a value of the field.
@@ -173,6 +181,13 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
   const claimed = claimedSeverity(text);
   if (claimed && severityRank(claimed) < severityRank(bound)) return "severity";
   return null;
+}
+
+/** The text with every cited id replaced by a space. */
+function withoutIds(text: string, ids: readonly string[]): string {
+  let plain = text;
+  for (const id of ids) plain = plain.split(id).join(" ");
+  return plain;
 }
 
 /** Whether a number at `index` is one of the positions the sentence names. */

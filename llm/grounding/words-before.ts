@@ -11,16 +11,20 @@ const isWordChar = (code: number): boolean => (code < 128 ? ASCII_WORD[code] ===
 const CONTEXTUAL_LOWER = /\u03a3/u;
 
 /**
- * The last `max` words (runs of letters, digits and "_", lower case, in order) of `text` within [from, to), read
- * backwards from `to`: the same words as lower-casing that slice and matching /[\p{L}\p{N}_]+/gu over it, without
- * the copy, the lower-casing of the whole slice or the words before the last `max` (a sentence's numbers each
- * look back for the field they are stated for; most of those windows hold 10-15 words). Null when a word's lower
- * case depends on its context or changes its length: the caller reads the slice as before.
+ * The words (runs of letters, digits and "_", lower case) of `text` within [from, to), nearest `to` first, at most
+ * `max` of them, each handed to `pick` until it returns a result: the same words as lower-casing that slice and
+ * matching /[\p{L}\p{N}_]+/gu over it, read backwards in place, without the copy, the lower-casing of the whole
+ * slice or the words before the one picked (a sentence's numbers each look back for the field they are stated
+ * for, usually named two or three words before). Null when none is picked; undefined when a word met first has a
+ * lower case that depends on its context or changes its length (İ gives two characters, Σ a final ς by
+ * context): the caller reads the slice as before.
  */
-export function lastWordsBefore(text: string, from: number, to: number, max: number): string[] | null {
-  const words: string[] = [];
+export function pickWordBefore<C>(text: string, from: number, to: number, max: number, pick: (word: string, context: C) => string | null, context: C): string | null | undefined {
+  let words = 0;
   let end = -1;
-  for (let i = to - 1; i >= from - 1 && words.length < max; i--) {
+  // Whether the word read holds a character beyond ASCII: an ASCII word's lower case is letter by letter.
+  let wide = false;
+  for (let i = to - 1; i >= from - 1 && words < max; i--) {
     let code = i >= from ? text.charCodeAt(i) : -1;
     let width = 1;
     // A low surrogate inside the range and its high surrogate make one code point (an astral letter).
@@ -32,15 +36,35 @@ export function lastWordsBefore(text: string, from: number, to: number, max: num
       }
     }
     const inWord = code >= 0 && isWordChar(code);
-    if (inWord && end < 0) end = i + 1;
-    if (!inWord && end >= 0) {
+    if (inWord) {
+      if (end < 0) end = i + 1;
+      if (code >= 128) wide = true;
+    } else if (end >= 0) {
       const word = text.slice(i + 1, end);
       const lower = word.toLowerCase();
-      if (lower.length !== word.length || CONTEXTUAL_LOWER.test(word)) return null;
-      words.push(lower);
+      if (wide && (lower.length !== word.length || CONTEXTUAL_LOWER.test(word))) return undefined;
+      const picked = pick(lower, context);
+      if (picked !== null) return picked;
+      words++;
       end = -1;
+      wide = false;
     }
     i -= width - 1;
   }
-  return words.reverse();
+  return null;
 }
+
+/**
+ * The last `max` words of `text` within [from, to), in order, as pickWordBefore reads them; null when one of
+ * them gives way to the slice.
+ */
+export function lastWordsBefore(text: string, from: number, to: number, max: number): string[] | null {
+  const words: string[] = [];
+  const read = pickWordBefore(text, from, to, max, collect, words);
+  return read === undefined ? null : words.reverse();
+}
+
+const collect = (word: string, words: string[]): null => {
+  words.push(word);
+  return null;
+};

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkSentence, citedIds, claimedSeverity } from "../../../../llm/grounding/claims.js";
 import { collectEvidence } from "../../../../llm/grounding/evidence.js";
 import { joinSentences, splitSentences } from "../../../../llm/grounding/sentences.js";
+import { randomTexts } from "./random-text.js";
 
 const shown = {
   findings: [
@@ -17,6 +18,14 @@ describe("splitSentences", () => {
     const parts = splitSentences(text);
     expect(parts.map((s) => s.text)).toEqual(["Loss 0.41 rose.", "See training.overfitting!", "Next line。", "終わり"]);
     expect(joinSentences(parts)).toBe(text);
+  });
+
+  it("joins every sentence kept back into the text trimmed (what groundText returns for an intact text)", () => {
+    const alphabet = ["a", "Z", "7", " ", "  ", ".", "!", "?", "…", "。", "！", "\n", "\t", "\u00a0", "\u3000", "\ufeff", ",", "0.5"];
+    for (const text of randomTexts(alphabet, 20_000, 30)) {
+      const kept = splitSentences(text).filter((s) => s.text.trim());
+      expect(joinSentences(kept), JSON.stringify(text)).toBe(text.trim());
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lastWordsBefore } from "../../../../llm/grounding/words-before.js";
+import { lastWordsBefore, pickWordBefore } from "../../../../llm/grounding/words-before.js";
+import { randomTexts } from "./random-text.js";
 
 /** The words as namedField read them before: the slice lower-cased, every word matched, the last ones kept. */
 const bySlice = (text: string, from: number, to: number, max: number) =>
@@ -18,6 +19,20 @@ describe("lastWordsBefore", () => {
   it("gives way (null) to the slice where lower case depends on context or changes the length", () => {
     expect(lastWordsBefore("İstanbul 3", 0, 9, 5)).toBeNull();
     expect(lastWordsBefore("ΟΔΟΣ 3", 0, 5, 5)).toBeNull();
+  });
+
+  it("picks the nearest word the caller takes, as the slice's words read from the end would, or gives way", () => {
+    const alphabet = ["a", "b", "Z", "_", "7", " ", ".", "/", "é", "σ", "Σ", "İ", "日", "𝐀", "-", "’"];
+    const takes = (word: string) => (word.length === 2 || word.startsWith("b") ? `<${word}>` : null);
+    for (const [k, text] of randomTexts(alphabet, 20_000, 40).entries()) {
+      const to = k % (text.length + 1);
+      const from = Math.max(0, to - 1 - (k % 17));
+      const max = 1 + (k % 6);
+      const picked = pickWordBefore(text, from, to, max, takes, null);
+      const nearest = bySlice(text, from, to, max).reverse().map(takes).find((w) => w !== null) ?? null;
+      if (picked !== undefined) expect(picked, JSON.stringify({ text, from, to, max })).toBe(nearest);
+      else expect(lastWordsBefore(text, from, to, max)).toBeNull();
+    }
   });
 
   it("agrees with the slice on random texts of ASCII, accented, Greek, CJK and astral letters", () => {
