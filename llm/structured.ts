@@ -1,5 +1,7 @@
 import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
+import type { AIMessageChunk } from "@langchain/core/messages";
 import type { Runnable, RunnableConfig } from "@langchain/core/runnables";
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import type { ChatOpenAI } from "@langchain/openai";
 import { z } from "zod";
 import type { ChatMessage } from "./prompt-kit.js";
@@ -28,24 +30,55 @@ export function describeOutputError(error: unknown): string {
   return `not valid JSON (${(error as Error).message})`;
 }
 
-type StructuredRunnable = Runnable<BaseLanguageModelInput, Record<string, unknown>>;
+/** A model bound to one schema's response format. */
+type StructuredModel = Runnable<BaseLanguageModelInput, AIMessageChunk>;
 
-/** Each model's structured runnables, by schema and name (structuredRunnable). */
-const runnables = new WeakMap<ChatOpenAI, WeakMap<z.ZodType, Map<string, StructuredRunnable>>>();
+/** Each model's structured bindings, by schema and name (structuredModel). */
+const bindings = new WeakMap<ChatOpenAI, WeakMap<z.ZodType, Map<string, StructuredModel>>>();
 
 /**
- * The model bound to the schema's response format with its output parser, built once per model, schema and name
- * instead of on every call: building it makes a new bound model (with its own OpenAI client, made on its first
- * request) and converts the schema to JSON schema. Stateless between calls, so concurrent calls share it.
+ * The model bound to the schema's response format, built once per model, schema and name instead of on every
+ * call: building it makes a new bound model (with its own OpenAI client, made on its first request) and converts
+ * the schema to JSON schema. The binding is the one ChatOpenAI's `withStructuredOutput(schema, { name, method:
+ * "jsonSchema" })` makes (the same request, the same structured-output metadata for traces), without the
+ * output parser it pipes the model into (readReply says why). Stateless between calls, so concurrent calls share it.
  */
-function structuredRunnable(model: ChatOpenAI, schema: z.ZodType, name: string): StructuredRunnable {
-  let bySchema = runnables.get(model);
-  if (!bySchema) runnables.set(model, (bySchema = new WeakMap()));
+function structuredModel(model: ChatOpenAI, schema: z.ZodType, name: string): StructuredModel {
+  let bySchema = bindings.get(model);
+  if (!bySchema) bindings.set(model, (bySchema = new WeakMap()));
   let byName = bySchema.get(schema);
   if (!byName) bySchema.set(schema, (byName = new Map()));
-  let runnable = byName.get(name);
-  if (!runnable) byName.set(name, (runnable = model.withStructuredOutput(schema as z.ZodType & Record<string, unknown>, { name, method: "jsonSchema" })));
-  return runnable;
+  let bound = byName.get(name);
+  if (!bound) {
+    const asJsonSchema = toJsonSchema(schema as z.ZodType & Record<string, unknown>) as { description?: unknown };
+    const description = typeof asJsonSchema.description === "string" ? asJsonSchema.description : undefined;
+    bound = model.withConfig({
+      outputVersion: "v0",
+      response_format: { type: "json_schema", json_schema: { name, description, schema: schema as z.ZodType & Record<string, unknown> } },
+      ls_structured_output_format: { kwargs: { method: "json_schema" }, schema: { title: name, description, ...asJsonSchema } },
+    } as Parameters<ChatOpenAI["withConfig"]>[0]);
+    byName.set(name, bound);
+  }
+  return bound;
+}
+
+/**
+ * The reply as the schema's value. The OpenAI client has already parsed the reply and checked it against the
+ * schema (a reply that is not JSON or breaks it throws there, before this), but ChatOpenAI leaves the parsed value
+ * out of the message, so withStructuredOutput's pipeline parsed the text again with LangChain's
+ * StructuredOutputParser, which first rewrites every string literal of the reply with a regular expression (for
+ * fenced or unescaped replies, which the client has refused by then), and ran the pipeline and its parser as
+ * traced runs of their own: milliseconds of CPU per analysis, after each answer, on the critical path. A reply
+ * read from the response cache was checked the same way when it was first answered. A failure here is an output
+ * error like the client's own (a SyntaxError or the schema's error), so the caller asks once more.
+ */
+function readReply<T>(schema: z.ZodType<T>, reply: AIMessageChunk): T {
+  return schema.parse(JSON.parse(reply.text));
+}
+
+/** One structured call: the bound model's request, then its reply read (readReply). */
+async function askOnce<T>(bound: StructuredModel, schema: z.ZodType<T>, messages: ChatMessage[], config: RunnableConfig): Promise<T> {
+  return readReply(schema, await bound.invoke(messages, config));
 }
 
 /**
@@ -60,9 +93,9 @@ export async function invokeStructured<T>(
   messages: readonly ChatMessage[],
   config: RunnableConfig,
 ): Promise<T> {
-  const structured = structuredRunnable(model, schema, name);
+  const bound = structuredModel(model, schema, name);
   try {
-    return (await structured.invoke([...messages], config)) as T;
+    return await askOnce(bound, schema, [...messages], config);
   } catch (first) {
     if (!isOutputError(first)) throw first;
     const again = [
@@ -73,7 +106,7 @@ export async function invokeStructured<T>(
       },
     ];
     try {
-      return (await structured.invoke(again, config)) as T;
+      return await askOnce(bound, schema, again, config);
     } catch (second) {
       if (!isOutputError(second)) throw second;
       throw new LlmOutputError(`the model's reply did not match the ${name} schema twice: ${describeOutputError(second)}`);

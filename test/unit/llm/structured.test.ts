@@ -27,6 +27,19 @@ async function modelOn(script: FakeScript, over: { maxRetries?: number; timeoutM
 
 const ok = JSON.stringify({ severity: "high", note: null });
 
+/** A value of a strict JSON schema (every property required): strings, numbers, first enum members, one array item. */
+function sampleOf(schema: unknown): unknown {
+  const s = schema as { type?: string | string[]; enum?: unknown[]; properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[] };
+  if (s.enum) return s.enum[0];
+  if (s.anyOf) return sampleOf(s.anyOf[0]);
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+  if (type === "object") return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, sampleOf(v)]));
+  if (type === "array") return [sampleOf(s.items)];
+  if (type === "number" || type === "integer") return 0.5;
+  if (type === "boolean") return true;
+  return "text";
+}
+
 /** Every object closed and fully required, no keywords strict mode refuses (OpenAI structured outputs). */
 function strictProblems(schema: unknown, path = "$"): string[] {
   if (!schema || typeof schema !== "object") return [];
@@ -97,6 +110,20 @@ describe("invokeStructured against an OpenAI-compatible server", () => {
     expect(formats[3]).toEqual(formats[0]);
     expect(Object.keys(formats[2]!.json_schema!.schema.properties as object)).toEqual(["count"]);
     expect(formats[0]!.json_schema!).toMatchObject({ name: "verdict", strict: true, schema: { type: "object", required: ["severity", "note"] } });
+  });
+
+  it.each([
+    ["agent_review", AgentReviewSchema],
+    ["cross_artifact_summary", CrossSummarySchema],
+    ["optimization_advice", AdviceSchema],
+  ])("sends the %s request LangChain's withStructuredOutput(jsonSchema) sends, and returns what its parser returns", async (name, schema) => {
+    const reply = (body: { response_format?: { json_schema?: { schema: unknown } } }) => JSON.stringify(sampleOf(body.response_format!.json_schema!.schema));
+    const model = await modelOn((body) => ({ content: reply(body) }));
+    const ours = await invokeStructured(model, schema as z.ZodType<unknown>, name, messages, {});
+    const langchain = await model.withStructuredOutput(schema as z.ZodType<Record<string, unknown>>, { name, method: "jsonSchema" }).invoke([...messages]);
+    const [mine, theirs] = fake!.requests;
+    expect(mine!.body).toEqual(theirs!.body);
+    expect(ours).toEqual(langchain);
   });
 
   it("asks once more, stating the problem, when the reply is not JSON", async () => {
