@@ -69,8 +69,9 @@ function mergeGroup(group: readonly Candidate[]): Omit<PlannedRecommendation, "i
   };
 }
 
-const byImpactThenEffort = (a: { impact: number; effort: Recommendation["effort"]; action: string }, b: typeof a) =>
-  b.impact - a.impact || EFFORT_RANK[a.effort] - EFFORT_RANK[b.effort] || a.action.localeCompare(b.action);
+/** Higher impact first, then less effort, then by action text; impacts apart so no object is built to compare. */
+const byImpactThenEffort = (aImpact: number, a: Recommendation, bImpact: number, b: Recommendation) =>
+  bImpact - aImpact || EFFORT_RANK[a.effort] - EFFORT_RANK[b.effort] || a.action.localeCompare(b.action);
 
 /**
  * Merges the recommendations of every agent into one plan: the same advice from several agents (same action,
@@ -90,7 +91,7 @@ export function planRecommendations(agentResults: Record<string, AgentResult>): 
         normalizedAction: normalized(rec.action),
       })),
     )
-    .sort((a, b) => byImpactThenEffort({ ...a.rec, impact: a.impact }, { ...b.rec, impact: b.impact }) || a.agent.localeCompare(b.agent));
+    .sort((a, b) => byImpactThenEffort(a.impact, a.rec, b.impact, b.rec) || a.agent.localeCompare(b.agent));
 
   const groups: Candidate[][] = [];
   for (const c of candidates) {
@@ -98,11 +99,11 @@ export function planRecommendations(agentResults: Record<string, AgentResult>): 
     if (home) home.push(c);
     else groups.push([c]);
   }
-  return groups
-    .map(mergeGroup)
-    .map((rec) => ({ ...rec, impact: impactOf(rec.finding_ids, findings), priority: 0 }))
-    .sort(byImpactThenEffort)
-    .map((rec, i) => ({ ...rec, priority: i + 1 }));
+  const plan: PlannedRecommendation[] = groups.map(mergeGroup).map((rec) => ({ ...rec, impact: impactOf(rec.finding_ids, findings), priority: 0 }));
+  plan.sort((a, b) => byImpactThenEffort(a.impact, a, b.impact, b));
+  // Numbered in place: each is a fresh object of this call, and its keys keep their order.
+  plan.forEach((rec, i) => (rec.priority = i + 1));
+  return plan;
 }
 
 /** Ids of every cited document in order of first use: findings first (by priority), then recommendations. */
