@@ -60,11 +60,12 @@ export function selectable(values: ArrayLike<number>, from = 0, to = values.leng
 }
 
 /**
- * `medianInPlace` for an array that passes `selectable`, about twice as fast on noisy data: Lomuto partitions with
- * no data-dependent branch (each value is swapped and the boundary moves by the comparison's 0 or 1), around a
- * median of three. Without NaN and −0 the k-th smallest value is one number however it is found, so both return
- * the same bits. With them it must not be used: NaN compares false either way and −0 equals +0, so the pivot's
- * swap could put one value in place of another.
+ * `medianInPlace` for an array that passes `selectable`, about twice as fast on noisy data: partitions with no
+ * data-dependent branch (each value is swapped and the boundary moves by the comparison's 0 or 1) around a median
+ * of three, first the values below the pivot, then those equal to it, so ties (a frozen metric, rounded values)
+ * end a round instead of costing one each. Without NaN and −0 the k-th smallest value is one number however it is
+ * found, so both return the same bits. With NaN (false either way: no round would progress) or −0 (equal to +0,
+ * so either may land in the middle) it must not be used.
  */
 export function selectableMedianInPlace(a: Float64Array): number {
   const n = a.length;
@@ -73,27 +74,31 @@ export function selectableMedianInPlace(a: Float64Array): number {
   let lo = 0;
   let hi = n - 1;
   while (hi > lo) {
-    const mid = (lo + hi) >> 1;
     const x = a[lo]!;
-    const y = a[mid]!;
-    const z = a[hi]!;
-    const pivot = Math.max(Math.min(x, y), Math.min(Math.max(x, y), z));
-    const at = pivot === x ? lo : pivot === y ? mid : hi;
-    a[at] = z;
-    a[hi] = pivot;
-    let i = lo;
-    for (let j = lo; j < hi; j++) {
+    const y = a[(lo + hi) >> 1]!;
+    const pivot = Math.max(Math.min(x, y), Math.min(Math.max(x, y), a[hi]!));
+    let below = lo;
+    for (let j = lo; j <= hi; j++) {
       const v = a[j]!;
-      a[j] = a[i]!;
-      a[i] = v;
+      a[j] = a[below]!;
+      a[below] = v;
       // As a number, not `v < pivot ? 1 : 0`: V8 compiles the conditional to a branch (measured twice as slow).
-      i += +(v < pivot);
+      below += +(v < pivot);
     }
-    a[hi] = a[i]!;
-    a[i] = pivot;
-    if (i === m) break;
-    if (i < m) lo = i + 1;
-    else hi = i - 1;
+    if (m < below) {
+      hi = below - 1;
+      continue;
+    }
+    let equal = below;
+    for (let j = below; j <= hi; j++) {
+      const v = a[j]!;
+      a[j] = a[equal]!;
+      a[equal] = v;
+      equal += +(v <= pivot);
+    }
+    // The pivot is one of the values, so `equal` > `below`: each round ends at the middle or narrows the range.
+    if (m < equal) break;
+    lo = equal;
   }
   const upper = a[m]!;
   if (n % 2) return upper;
@@ -104,7 +109,10 @@ export function selectableMedianInPlace(a: Float64Array): number {
 
 /** Median of the values in [from, to) (copied, input untouched); NaN when empty. */
 export function median(values: ArrayLike<number>, from = 0, to = values.length): number {
-  return to > from ? medianInPlace(copyRange(values, from, to)) : Number.NaN;
+  if (to <= from) return Number.NaN;
+  const copy = copyRange(values, from, to);
+  // The check is one pass; the faster selection saves about half of several (10^5 values: a tenth of a series).
+  return selectable(copy) ? selectableMedianInPlace(copy) : medianInPlace(copy);
 }
 
 /** Median absolute deviation around the median, in [from, to). */

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { type ExcursionRule, findExcursions } from "../../../nodes/training/excursions.js";
-import { medianInPlace, selectable, selectableMedianInPlace } from "../../../nodes/training/stats.js";
+import { median, medianInPlace, selectable, selectableMedianInPlace } from "../../../nodes/training/stats.js";
 import { Prng } from "../../support/prng.js";
 
 const rng = new Prng(20261125);
@@ -65,6 +65,26 @@ describe("the faster median (selectableMedianInPlace)", () => {
       expect(Float64Array.from(fast).sort()).toEqual(Float64Array.from(a).sort());
     }
     expect(selectableMedianInPlace(new Float64Array(0))).toBeNaN();
+  });
+
+  it("gives median() medianInPlace's result on long arrays: ties, a constant, sorted and reversed runs, with and without NaN or −0", () => {
+    const n = 20_001;
+    const arrays = [
+      tiedValues(n),
+      tiedValues(n - 1),
+      new Float64Array(n).fill(0.25),
+      Float64Array.from({ length: n }, (_, i) => i),
+      Float64Array.from({ length: n - 1 }, (_, i) => -i / 7),
+      Float64Array.from({ length: n }, (_, i) => (i % 3) - 1 + 0),
+    ];
+    for (const a of arrays) {
+      expect(Object.is(median(a), medianInPlace(a.slice()))).toBe(true);
+      for (const poison of [Number.NaN, -0]) {
+        const b = a.slice();
+        b[rng.int(0, b.length - 1)] = poison;
+        expect(Object.is(median(b), medianInPlace(b.slice()))).toBe(true);
+      }
+    }
   });
 
   it("is refused for NaN, −0, ±Infinity and magnitudes from 2^1021 on, and allowed for +0 and just below", () => {
