@@ -69,7 +69,7 @@ export async function profileColumns(engine: Engine, train: LoadedTable, test: L
     const numeric = familyOf(col.type) === "numeric";
     const sampledShare = sampledShares[i] ?? 0;
     const profile = numeric
-      ? await numericProfile(engine, col, train.table, test && inTest.has(col.name) ? test.table : null, psi, sampledShare < NEAR_UNIQUE_SAMPLE_SHARE)
+      ? await numericProfile(engine, col, train, test && inTest.has(col.name) ? test : null, psi, sampledShare < NEAR_UNIQUE_SAMPLE_SHARE)
       : null;
     const count = numeric ? (profile?.count ?? 0) : (counts.get(col.name) ?? 0);
     const missing = train.rows - count;

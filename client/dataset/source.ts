@@ -23,6 +23,12 @@ export interface LoadedTable {
   source: DataSource;
   columns: Array<{ name: string; type: string }>;
   rows: number;
+  /**
+   * The same rows with NaN as the file holds it, for passes that set NaN apart themselves: a Parquet file read in
+   * place replaces NaN on every row it reads, which costs a grouping 0.1 CPU-seconds per 10 M-row float column
+   * more than leaving NaN in and dropping its group after. A loaded text file's table itself (NaN missing already).
+   */
+  rawTable: string;
 }
 
 const EXTENSIONS: Array<[RegExp, FileFormat]> = [
@@ -83,14 +89,16 @@ export async function loadTable(engine: Engine, src: DataSource, table: string):
   if (src.format === "jsonl") await checkJsonTypes(engine, src, columns);
   const replaced = columns.filter((c) => FLOAT_TYPE.test(c.type)).map((c) => `CASE WHEN isnan(${ident(c.name)}) THEN NULL ELSE ${ident(c.name)} END AS ${ident(c.name)}`);
   const replace = replaced.length ? ` REPLACE (${replaced.join(", ")})` : "";
+  const rawTable = src.format === "parquet" ? `${table}_as_written` : table;
   try {
     if (src.format === "parquet") {
       // Parquet is columnar already: each statistic family reads the columns it needs straight from the file,
       // which cost less than copying all of them into a table first (4.1 of 17.4 s at 10 M rows × 20 columns).
       // The view names each row's position in the file `rowid`, as a table's own row ids are named.
-      await engine.run(
-        `CREATE VIEW ${ident(table)} AS SELECT * EXCLUDE (file_row_number)${replace}, file_row_number AS rowid FROM read_parquet(${literal(src.path)}, file_row_number=true)`,
-      );
+      const inPlace = (view: string, replacing: string) =>
+        `CREATE VIEW ${ident(view)} AS SELECT * EXCLUDE (file_row_number)${replacing}, file_row_number AS rowid FROM read_parquet(${literal(src.path)}, file_row_number=true)`;
+      await engine.run(inPlace(table, replace));
+      await engine.run(inPlace(rawTable, ""));
     } else {
       await engine.run(`CREATE TABLE ${ident(table)} AS SELECT *${replace} FROM ${reader(src)}`);
     }
@@ -98,7 +106,7 @@ export async function loadTable(engine: Engine, src: DataSource, table: string):
     throw translateReadError(e, src);
   }
   const [count] = await engine.rows(`SELECT count(*) AS n FROM ${ident(table)}`);
-  return { table, source: src, columns, rows: Number(count?.n ?? 0) };
+  return { table, rawTable, source: src, columns, rows: Number(count?.n ?? 0) };
 }
 
 async function checkReadable(path: string): Promise<void> {

@@ -10,6 +10,7 @@ const table = async (name: string, columns: string, rows: string[]): Promise<Loa
   const described = await engine.rows(`DESCRIBE ${name}`);
   return {
     table: name,
+    rawTable: name,
     source: { path: `${name}.csv`, format: "csv", gzip: false },
     columns: described.map((r) => ({ name: String(r.column_name), type: String(r.column_type) })),
     rows: rows.length,
@@ -86,5 +87,27 @@ describe("duplicate and overlapping rows when unequal rows share a hash", () => 
     const want = { duplicates: { count: duplicates, fraction: duplicates / 2000 }, overlap: { count: overlap, fraction: overlap / 300 } };
     expect(await rowMatches(engine, tr, te, weak)).toEqual(want);
     expect(await rowMatches(engine, tr, te)).toEqual(want);
+  });
+});
+
+describe("rows read as written, NaN and missing alike", () => {
+  it("counts a row with NaN and one with a missing value in the same place as copies, as pandas reads both as NaN", async () => {
+    // As a Parquet file is seen: the raw table holds NaN and NULL, the view every NaN as missing.
+    await engine.run("CREATE TABLE nr AS SELECT * FROM (VALUES (1, 'nan'::DOUBLE), (1, NULL), (1, -('nan'::DOUBLE)), (2, 0.5), (2, 0.25)) t(a, c)");
+    await engine.run("CREATE VIEW nv AS SELECT a, CASE WHEN isnan(c) THEN NULL ELSE c END AS c FROM nr");
+    await engine.run("CREATE TABLE tnr AS SELECT * FROM (VALUES (1, NULL::DOUBLE), (2, 'nan'::DOUBLE), (2, 0.25)) t(a, c)");
+    const loaded = (raw: string, view: string): LoadedTable => ({
+      table: view,
+      rawTable: raw,
+      source: { path: `${raw}.parquet`, format: "parquet", gzip: false },
+      columns: [{ name: "a", type: "INTEGER" }, { name: "c", type: "DOUBLE" }],
+      rows: 0,
+    });
+    const tr = { ...loaded("nr", "nv"), rows: 5 };
+    await engine.run("CREATE VIEW tnv AS SELECT a, CASE WHEN isnan(c) THEN NULL ELSE c END AS c FROM tnr");
+    const te = { ...loaded("tnr", "tnv"), rows: 3 };
+    const want = { duplicates: { count: 2, fraction: 2 / 5 }, overlap: { count: 2, fraction: 2 / 3 } };
+    expect(await rowMatches(engine, tr, te)).toEqual(want);
+    expect(await rowMatches(engine, tr, te, (values) => `hash(${values.join(", ")}) % 2`)).toEqual(want);
   });
 });
