@@ -12,7 +12,7 @@ import { runAnalysis } from "../graph/run.js";
 import { collectDebugOutputs } from "./debug-outputs.js";
 import { type RunEventSink, spanEvents } from "./run-events.js";
 import type { ServiceRuntime } from "./runtime.js";
-import { SpanCollector } from "./trace.js";
+import { SpanCollector, type SpanListener } from "./trace.js";
 
 export interface AnalyzeOptions {
   requestId: string;
@@ -72,8 +72,9 @@ export async function analyzeRequest(runtime: ServiceRuntime, body: unknown, opt
   const decoded = decodeAnalysisRequest(body, options.requestId);
   requireSomethingToAnalyze(decoded, runtime.settings);
   await checkCheckpointPaths(decoded, runtime.settings.SERVICE_ARTIFACT_ROOTS);
-  const emit = options.onEvent ?? (() => {});
-  emit({ type: "run_started", request_id: options.requestId, artifacts: decoded.artifacts.map((a) => a.field) });
+  // Events are built only for a stream that asked for them (SSE); a plain JSON request builds none.
+  const emit = options.onEvent;
+  emit?.({ type: "run_started", request_id: options.requestId, artifacts: decoded.artifacts.map((a) => a.field) });
   // Pulled artifacts live in a per-request workspace, removed whatever happens (error, time-out, disconnect).
   const workspace = needsTrackingServer(decoded, runtime.settings) ? await createWorkspace(runtime.settings.SERVICE_WORKSPACE_DIR) : null;
   try {
@@ -83,7 +84,7 @@ export async function analyzeRequest(runtime: ServiceRuntime, body: unknown, opt
           deadline: options.deadline,
           workspace: workspace.dir,
           logger: options.logger,
-          progress: (message) => emit({ type: "progress", node: "mlflow", message }),
+          progress: (message) => emit?.({ type: "progress", node: "mlflow", message }),
         })
       : decoded;
     return await analyzeContext(runtime, context, { ...options, workspace: workspace?.dir ?? null });
@@ -101,8 +102,7 @@ async function analyzeContext(
   const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
   options.logger.info("analysis started", { artifacts: context.artifacts.map((a) => `${a.field}${a.origin === "mlflow" ? " (mlflow)" : ""}`), language: context.language.code });
   const started = performance.now();
-  const emit = options.onEvent ?? (() => {});
-  const events = spanEvents(emit);
+  const events: SpanListener = options.onEvent ? spanEvents(options.onEvent) : {};
   const timing = runtime.metrics.spans;
   const spans = new SpanCollector({
     started: events.started,
