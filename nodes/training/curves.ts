@@ -114,7 +114,7 @@ export function curveLogValues(c: Curve): Float64Array {
 /**
  * The finite points of a series (binned for "coarse"); cached per series. The coarse curve bins the fine one's
  * points, and is the fine curve itself when there are too few to bin, so a series is scanned for non-finite
- * values once.
+ * values once; a long series' scan is its binning (finitePoints).
  */
 export function curveOf(series: MetricSeries, resolution: Resolution = "coarse"): Curve {
   let byRes = cache.get(series);
@@ -129,7 +129,8 @@ export function curveOf(series: MetricSeries, resolution: Resolution = "coarse")
     curve = new FiniteCurve(series.name, finite, finite.values.length);
   } else {
     const fine = curveOf(series, "fine");
-    curve = fine.values.length > MAX_COARSE ? new FiniteCurve(series.name, binMeans(fine.steps, fine.values, MAX_COARSE, fine.epochs), fine.logged) : fine;
+    const bins = fine.values.length > MAX_COARSE ? (ownBins.get(series) ?? binMeans(fine.steps, fine.values, MAX_COARSE, fine.epochs)) : null;
+    curve = bins ? new FiniteCurve(series.name, bins, fine.logged) : fine;
   }
   byRes.set(resolution, curve);
   return curve;
@@ -155,9 +156,22 @@ interface Points {
   epochs: Float64Array | null;
 }
 
+/** A whole series' bins, made while finding it finite (finitePoints): they are its coarse curve's. */
+const ownBins = new WeakMap<MetricSeries, Points>();
+
 function finitePoints(s: MetricSeries): Points {
   // The arrays in locals, not read through the series on every point (see nonfinite-loss.ts, badIndices).
   const { steps, values, epochs } = s;
+  if (values.length > MAX_COARSE) {
+    // A bin's sum is NaN or ±Infinity when one of its values is, so finite bins mean finite values (finite values
+    // whose sum overflows only send it the long way), and the series' points are its fine curve, binned as the
+    // coarse curve bins them: one pass serves both, instead of a count and then the bins.
+    const bins = binMeans(steps, values, MAX_COARSE, epochs);
+    if (bins.values.every(Number.isFinite)) {
+      ownBins.set(s, bins);
+      return { steps, values, epochs };
+    }
+  }
   const n = values.length - countNonFinite(values);
   if (n === values.length) return { steps, values, epochs };
   const out: Points = { steps: new Float64Array(n), values: new Float64Array(n), epochs: epochs ? new Float64Array(n) : null };
