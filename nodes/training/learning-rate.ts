@@ -10,7 +10,15 @@ export interface PeakLr {
   source: "series" | "params";
 }
 
+/** Found once per run: the lr-too-high detector and the facts both ask, and a step-level lr is 10^6 points long. */
+const peaks = new WeakMap<TrainingRun, PeakLr | null>();
+
 export function peakLearningRate(run: TrainingRun): PeakLr | null {
+  if (!peaks.has(run)) peaks.set(run, peakOf(run));
+  return peaks.get(run)!;
+}
+
+function peakOf(run: TrainingRun): PeakLr | null {
   const lr = curve(run, "none", "lr", "fine");
   if (lr) {
     const i = argExtreme(lr.values, "max");
