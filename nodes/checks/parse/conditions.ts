@@ -13,18 +13,23 @@ export function conditionThreshold(condition: string | null): number | null {
   return m[2] ? n / 100 : n;
 }
 
+/** The threshold a condition names for one kind of column, compiled once (not per drift check read). */
+const driftScore = (kind: string) => new RegExp(`${kind} drift score\\s*(?:<=?|less than)\\s*(-?\\d*\\.?\\d+)`, "i");
+const CATEGORICAL_DRIFT = driftScore("categorical");
+const NUMERICAL_DRIFT = driftScore("numerical");
+
 /**
  * Deepchecks drift conditions name separate thresholds for categorical and numerical columns
  * ("categorical drift score < 0.2 and numerical drift score < 0.1"); a single "drift score < x" applies to both.
  */
 export function driftThresholds(condition: string | null): { categorical: number | null; numerical: number | null } {
   if (!condition) return { categorical: null, numerical: null };
-  const pick = (kind: string) => {
-    const m = new RegExp(`${kind} drift score\\s*(?:<=?|less than)\\s*(-?\\d*\\.?\\d+)`, "i").exec(condition);
+  const pick = (pattern: RegExp) => {
+    const m = pattern.exec(condition);
     return m?.[1] ? Number(m[1]) : null;
   };
   const any = conditionThreshold(condition);
-  return { categorical: pick("categorical") ?? any, numerical: pick("numerical") ?? any };
+  return { categorical: pick(CATEGORICAL_DRIFT) ?? any, numerical: pick(NUMERICAL_DRIFT) ?? any };
 }
 
 /** Drift methods Deepchecks uses for categorical columns; the rest (KS, EMD) are numerical. */
