@@ -12,32 +12,29 @@
  *   npx tsx scripts/grounding-verdicts.ts check .cache/grounding-answers.json .cache/verdicts-after.json
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { groundAdvice, groundReview, groundSummary } from "../llm/grounding/answers.js";
 import { collectEvidence } from "../llm/grounding/evidence.js";
 import { readLanguage } from "../llm/grounding/language.js";
 import { GroundingTally } from "../llm/grounding/report.js";
 import { TextValues } from "../llm/grounding/text-values.js";
-import type { AdviceOutput, AgentReviewOutput } from "../llm/schemas.js";
 import { SAMPLES, sampleRequest, startLlmHarness } from "../test/graph/llm-harness.js";
 import type { ChatRequestBody } from "../test/support/fake-openai.js";
 import { perturbingModel } from "../test/support/perturbing-model.js";
+import { groundRecorded, type RecordedCall, recordedCall, textsOf } from "../test/support/recorded-answer.js";
 
 const SHARES = [0.01, 0.1, 0.5];
 const LANGUAGES: Record<string, string> = { en: "English", fr: "French", es: "Spanish", de: "German", ja: "Japanese" };
 const SEED = 20;
 
-interface RecordedCall {
+/** A recorded call and the analysis it was made in. */
+interface SampleCall extends RecordedCall {
   sample: string;
   k: number;
   language: string;
-  schema: string | undefined;
-  shown: unknown;
-  answer: unknown;
 }
 
 async function record(path: string): Promise<void> {
   const samples = readdirSync(SAMPLES).filter((f) => f.endsWith(".json") && f !== "bad-request.json");
-  const calls: RecordedCall[] = [];
+  const calls: SampleCall[] = [];
   for (const k of SHARES) {
     for (const language of Object.keys(LANGUAGES)) {
       for (const [si, sample] of samples.entries()) {
@@ -45,8 +42,7 @@ async function record(path: string): Promise<void> {
         const llm = await startLlmHarness(
           (chat: ChatRequestBody) => {
             const reply = model.script(chat);
-            const user = (chat.messages as Array<{ role: string; content: string }>).find((m) => m.role === "user")!.content;
-            if (reply.content) calls.push({ sample, k, language, schema: chat.response_format?.json_schema?.name, shown: JSON.parse(user), answer: JSON.parse(reply.content) });
+            if (reply.content) calls.push({ sample, k, language, ...recordedCall(chat, reply.content) });
             return reply;
           },
           { llm: { cache: false, trackUsage: false } },
@@ -60,24 +56,15 @@ async function record(path: string): Promise<void> {
   process.stdout.write(`${calls.length} model calls recorded in ${path}\n`);
 }
 
-/** Every string of a model answer: what the language check reads. */
-const textsOf = (value: unknown): string[] =>
-  typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(textsOf) : [];
-
 function check(from: string, to: string): void {
-  const calls = JSON.parse(readFileSync(from, "utf8")) as RecordedCall[];
+  const calls = JSON.parse(readFileSync(from, "utf8")) as SampleCall[];
   const out: unknown[] = [];
   for (const call of calls) {
     for (const [code, name] of Object.entries(LANGUAGES)) {
       const evidence = collectEvidence(call.shown, new TextValues());
       const language = readLanguage(textsOf(call.answer), { code, name });
       const tally = new GroundingTally({ expected: code, detected: language.detected, outcome: "ok" });
-      const answer = structuredClone(call.answer);
-      let grounded: unknown;
-      if (call.schema === "agent_review") grounded = groundReview(answer as AgentReviewOutput, evidence, tally);
-      else if (call.schema === "cross_artifact_summary") grounded = groundSummary((answer as { summary: string }).summary, evidence, tally);
-      else if (call.schema === "optimization_advice") grounded = groundAdvice(answer as AdviceOutput, 100, evidence, tally);
-      else throw new Error(`unknown schema ${call.schema}`);
+      const grounded = groundRecorded(call, evidence, tally);
       out.push({ language, grounded, report: tally.report() });
     }
   }

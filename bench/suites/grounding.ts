@@ -1,13 +1,11 @@
 import { readdirSync } from "node:fs";
-import { groundAdvice, groundReview, groundSummary } from "../../llm/grounding/answers.js";
 import { collectEvidence, type GroundingEvidence } from "../../llm/grounding/evidence.js";
 import { readLanguage } from "../../llm/grounding/language.js";
 import { GroundingTally } from "../../llm/grounding/report.js";
 import { TextValues } from "../../llm/grounding/text-values.js";
-import type { AdviceOutput, AgentReviewOutput } from "../../llm/schemas.js";
 import { SAMPLES, sampleRequest, startLlmHarness } from "../../test/graph/llm-harness.js";
-import type { ChatRequestBody } from "../../test/support/fake-openai.js";
 import { perturbingModel } from "../../test/support/perturbing-model.js";
+import { groundRecorded, type RecordedCall, recordedCall, textsOf } from "../../test/support/recorded-answer.js";
 import { trainingHistoryRequest } from "../data/training-history.js";
 import type { BenchProfile } from "../lib/options.js";
 import { type BenchResult, type BenchRow, ratioOf } from "../lib/result.js";
@@ -25,25 +23,6 @@ const WARM_UP_PASSES = 5;
  */
 const PASSES_PER_SAMPLE = 10;
 
-/** Every string of a model answer: what the language check reads. */
-const textsOf = (value: unknown): string[] =>
-  typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(textsOf) : [];
-
-/**
- * One recorded model call: its schema, the values its prompt showed (the port has them from the prompt it made;
- * here they are read back from the request once, untimed) and the answer as the structured output parsed it.
- */
-interface RecordedCall {
-  schema: string | undefined;
-  shown: unknown;
-  answer: unknown;
-}
-
-function recordedCall(body: ChatRequestBody, content: string): RecordedCall {
-  const user = (body.messages as Array<{ role: string; content: string }>).find((m) => m.role === "user")!.content;
-  return { schema: body.response_format?.json_schema?.name, shown: JSON.parse(user) as unknown, answer: JSON.parse(content) as unknown };
-}
-
 /**
  * The grounding pass over one recorded answer, as the port runs it: evidence, language, claims. `texts` is the
  * analysis's: the port reads a text its prompts show again once (EvidenceCache).
@@ -55,21 +34,8 @@ function groundOnce(call: RecordedCall, texts: TextValues): void {
 }
 
 /** The claims of one recorded answer checked against its evidence: every sentence, id and severity. */
-function groundClaims({ schema, answer }: RecordedCall, evidence: GroundingEvidence): void {
-  const tally = new GroundingTally({ expected: "fr", detected: "fr", outcome: "ok" });
-  switch (schema) {
-    case "agent_review":
-      groundReview(answer as AgentReviewOutput, evidence, tally);
-      break;
-    case "cross_artifact_summary":
-      groundSummary((answer as { summary: string }).summary, evidence, tally);
-      break;
-    case "optimization_advice":
-      groundAdvice(answer as AdviceOutput, 100, evidence, tally);
-      break;
-    default:
-      throw new Error(`unknown schema ${schema}`);
-  }
+function groundClaims(call: RecordedCall, evidence: GroundingEvidence): void {
+  groundRecorded(call, evidence, new GroundingTally({ expected: "fr", detected: "fr", outcome: "ok" }));
 }
 
 /**
