@@ -41,6 +41,17 @@ describe("training facts", () => {
     });
     expect(facts.final_train_loss).toBeCloseTo(0.48, 6);
   });
+
+  it("takes the best validation value among the finite ones, the first of equals, past NaN and ±Infinity", () => {
+    const inf = Number.POSITIVE_INFINITY;
+    const best = (val_loss: number[], val_accuracy: number[]) => {
+      const f = trainingFacts(trainingRun({ val_loss, val_accuracy }));
+      return [f.best_val_step, f.best_val_loss, f.best_val_accuracy];
+    };
+    expect(best([Number.NaN, inf, 3, -inf, 2, 2, Number.NaN, 5], [Number.NaN, -inf, 0.5, inf, 0.7, 0.7, 0.1, 0.2])).toEqual([4, 2, 0.7]);
+    expect(best([-inf, 7, 7], [inf, 0.3, 0.3])).toEqual([1, 7, 0.3]);
+    expect(best([Number.NaN, inf, -inf], [Number.NaN, -inf, inf])).toEqual([null, null, null]);
+  });
 });
 
 describe("training digest", () => {
