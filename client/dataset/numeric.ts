@@ -64,7 +64,7 @@ function binShares(upTo: number[], total: number): number[] {
 }
 
 /** A split's table under its two names (source.ts): NaN missing in `table`, as written in `rawTable`. */
-export type SplitTables = Pick<LoadedTable, "table" | "rawTable">;
+export type SplitTables = Pick<LoadedTable, "table" | "rawTable" | "rows">;
 
 /** A numeric column: its name and DuckDB type. */
 export interface NumericColumn {
@@ -97,7 +97,7 @@ export async function numericProfile(
     const count = Number(row?.n ?? 0);
     if (count > QUANTILE_EXACT_BOUND) return sampledProfile(engine, column.name, train.table, count);
   }
-  const values = grouped ? await groupedValues(engine, c, train.rawTable, test?.rawTable ?? null) : await sortedValues(engine, c, train.table, test?.table ?? null);
+  const values = grouped ? await groupedValues(engine, c, train.rawTable, test?.rawTable ?? null) : await sortedValues(engine, c, train, test);
   const n = values.trainCount;
   if (n === 0) return null;
   const wanted = [...QUARTILES, ...(test ? DECILES : [])].map((q) => positions(n, q));
@@ -143,21 +143,22 @@ async function groupedValues(engine: Engine, c: string, train: string, test: str
  * memory and merged into train's as they stream: a sort of one column each, where sorting both splits' values
  * marked by split moved three columns per row and cost 1.5× as much.
  */
-async function sortedValues(engine: Engine, c: string, train: string, test: string | null): Promise<OrderedValues> {
+async function sortedValues(engine: Engine, c: string, train: SplitTables, test: SplitTables | null): Promise<OrderedValues> {
   const sorted = (table: string) => `SELECT ${c}::DOUBLE AS x FROM ${ident(table)} WHERE ${c} IS NOT NULL ORDER BY x`;
   const held: Float64Array[] = [];
   let heldCount = 0;
   if (test) {
-    await engine.scanDoubles(sorted(test), ([x], n) => {
+    await engine.scanDoubles(sorted(test.table), ([x], n) => {
       held.push(x!.slice(0, n));
       heldCount += n;
     });
   }
   const others = new Float64Array(heldCount);
   held.reduce((at, chunk) => (others.set(chunk, at), at + chunk.length), 0);
-  const values = new OrderedValues();
+  // Room for every row at once: each value may be distinct.
+  const values = new OrderedValues(train.rows + heldCount);
   let j = 0;
-  await engine.scanDoubles(sorted(train), ([x], n) => {
+  await engine.scanDoubles(sorted(train.table), ([x], n) => {
     for (let r = 0; r < n; r++) {
       const v = x![r]!;
       while (j < heldCount && others[j]! < v) values.add(others[j++]!, 0, 1);

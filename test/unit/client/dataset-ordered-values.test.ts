@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { OrderedValues } from "../../../client/dataset/ordered-values.js";
 
 /** Feeds sorted (value, split) rows one by one, as a sort of raw values arrives. */
-function fromRows(rows: Array<[number, "train" | "test"]>): OrderedValues {
-  const v = new OrderedValues();
+function fromRows(rows: Array<[number, "train" | "test"]>, capacity?: number): OrderedValues {
+  const v = new OrderedValues(capacity);
   for (const [x, side] of rows) v.add(x, side === "train" ? 1 : 0, side === "test" ? 1 : 0);
   return v.finish();
 }
@@ -18,7 +18,8 @@ describe("values in order with running counts", () => {
     const grouped = new OrderedValues();
     for (const [x, a, b] of [[0, 0, 1], [1, 1, 0], [2, 3, 1], [3, 1, 0], [5, 2, 1], [8, 1, 0], [9, 0, 1]] as const) grouped.add(x, a, b);
     grouped.finish();
-    for (const v of [raw, grouped]) {
+    // Room made at once for fewer, as many or more values than arrive: the same answers.
+    for (const v of [raw, grouped, fromRows(rows, 0), fromRows(rows, 3), fromRows(rows, rows.length)]) {
       expect([v.unique, v.top, v.topFrequency, v.trainCount]).toEqual([5, 2, 3, 8]);
       expect(train.map((_, k) => v.orderStatistic(k))).toEqual(train);
       expect([v.countsUpTo(-1), v.countsUpTo(2), v.countsUpTo(4.5), v.countsUpTo(100)]).toEqual([{ a: 0, b: 0 }, { a: 4, b: 2 }, { a: 5, b: 2 }, { a: 8, b: 4 }]);
