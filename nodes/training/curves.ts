@@ -1,5 +1,5 @@
 import type { MetricSeries, Split, TrainingRun } from "./model.js";
-import { countNonFinite, logValues, noiseSigma } from "./stats.js";
+import { argMinMax, countNonFinite, logValues, noiseSigma } from "./stats.js";
 
 /** Per-step detail (spikes, clipping) or one point per evaluation/epoch (trends). */
 export type Resolution = "fine" | "coarse";
@@ -108,6 +108,18 @@ export function curveLogValues(c: Curve): Float64Array {
     hit = cut ? curveLogValues(cut.whole).subarray(0, cut.length) : logValues(c.values);
     logs.set(c, hit);
   }
+  return hit;
+}
+
+const extremes = new WeakMap<Curve, readonly [number, number]>();
+
+/**
+ * Indices of a curve's smallest and largest value (the first of equals), found once per curve: the learning-rate
+ * schedule and its peak both read them off the step-level lr.
+ */
+export function curveExtremes(c: Curve): readonly [number, number] {
+  let hit = extremes.get(c);
+  if (!hit) extremes.set(c, (hit = argMinMax(c.values)));
   return hit;
 }
 

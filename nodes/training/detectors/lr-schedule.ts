@@ -1,9 +1,8 @@
 import type { Evidence, Finding, Severity } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type Curve, curve } from "../curves.js";
+import { type Curve, curve, curveExtremes } from "../curves.js";
 import type { TrainingRun } from "../model.js";
 import { plateauScheduler, schedulerConfigured } from "../run-config.js";
-import { argMinMax } from "../stats.js";
 import { fmt, LOGS_ARTIFACT, metricArtifact, pct, type TrainingDetector } from "./detector.js";
 
 /** Playbook: warm-up ≤ 10 % of steps; a tail below 1e-3 × peak for > 20 % of steps is wasted. */
@@ -44,7 +43,7 @@ function issuesOf(run: TrainingRun, lr: Curve): Issue[] {
   const out: Issue[] = [];
   const artifact = metricArtifact(lr.name);
   const n = lr.values.length;
-  const [lo, p] = argMinMax(lr.values);
+  const [lo, p] = curveExtremes(lr);
   const peak = lr.values[p]!;
   const min = lr.values[lo]!;
   const span = Math.max(1, lr.steps[n - 1]! - lr.steps[0]!);
