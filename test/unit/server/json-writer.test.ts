@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
@@ -50,14 +51,13 @@ describe("useJsonWriter: an app's res.json over HTTP", () => {
       res.json({ echo: "Bearer sk-plain-123" });
     });
     app.use(other);
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, "127.0.0.1", () => resolve(s));
-    });
+    server = app.listen(0, "127.0.0.1");
+    await once(server, "listening");
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(async () => {
+  afterAll(() => {
     server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    server.close();
   });
 
   it("writes through the writer, with Express's content type", async () => {
