@@ -1,7 +1,8 @@
 import type { Finding } from "../../domain/result.js";
 import type { TrainingDetector } from "./detectors/detector.js";
 import type { MetricSeries, TrainingRun } from "./model.js";
-import { countUpTo, runExtent, seriesPrefix } from "./curves.js";
+import { countUpTo, runExtent } from "./curves.js";
+import { PrefixSeries } from "./prefix-series.js";
 
 /** Bisection steps at most: the step found is within 1/2¹⁶ of the run's span of the first conclusive one. */
 const MAX_BISECTIONS = 16;
@@ -13,23 +14,10 @@ const MAX_BISECTIONS = 16;
  */
 const prefixes = new WeakMap<TrainingRun, Map<number, TrainingRun>>();
 
-/** The cuts of each series taken so far, by length: most probes leave most series where the last probe cut them. */
-const cuts = new WeakMap<MetricSeries, Map<number, MetricSeries>>();
-
-/** The first n points of a series, one object per length (so are its curves), the series itself when whole. */
-function cutOf(s: MetricSeries, n: number): MetricSeries {
-  if (n === s.steps.length) return s;
-  let byLength = cuts.get(s);
-  if (!byLength) cuts.set(s, (byLength = new Map()));
-  let cut = byLength.get(n);
-  if (!cut) byLength.set(n, (cut = seriesPrefix(s, n)));
-  return cut;
-}
-
 /**
- * The run as it stood when `step` was logged, still going: every series cut after it (views, no copies). Log
- * lines carry no step, so the prefix has none: a finding that rests on logs alone gets no conclusive step.
- * A series kept whole is the run's own, so its curves are those the detectors already computed on the run.
+ * The run as it stood when `step` was logged, still going: every series cut after it (views, no copies, made
+ * when read: prefix-series.ts). Log lines carry no step, so the prefix has none: a finding that rests on logs
+ * alone gets no conclusive step.
  */
 export function runUpTo(run: TrainingRun, step: number): TrainingRun {
   const counts: Array<[string, MetricSeries, number]> = [];
@@ -44,9 +32,7 @@ export function runUpTo(run: TrainingRun, step: number): TrainingRun {
   if (!byStep) prefixes.set(run, (byStep = new Map()));
   const hit = byStep.get(kept);
   if (hit) return hit;
-  const series = new Map<string, MetricSeries>();
-  for (const [name, s, n] of counts) series.set(name, cutOf(s, n));
-  const prefix = { ...run, series, logs: { lines: 0, counts: {}, events: [] }, meta: { ...run.meta, progress: { ...run.meta.progress, running: true } } };
+  const prefix = { ...run, series: new PrefixSeries(counts), logs: { lines: 0, counts: {}, events: [] }, meta: { ...run.meta, progress: { ...run.meta.progress, running: true } } };
   byStep.set(kept, prefix);
   return prefix;
 }
