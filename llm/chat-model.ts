@@ -47,6 +47,18 @@ export function onFailedAttempt(error: unknown): void {
  * node those include the run's `context` (all the deps), so no two analyses would ever share a key.
  */
 class ServiceChatModel extends ChatOpenAI {
+  private serialized: ReturnType<ChatOpenAI["toJSON"]> | undefined;
+
+  /**
+   * LangChain serializes the model for every call's start event (the run's `serialized` in traces): the
+   * constructor's fields with the key replaced by its secret name, walked up the class chain. A model's fields
+   * never change once built, so it is serialized once; readers only read it.
+   */
+  override toJSON() {
+    this.serialized ??= super.toJSON();
+    return this.serialized;
+  }
+
   override _getSerializedCacheKeyParametersForCall({ config: _config, ...callOptions }: this["ParsedCallOptions"] & { config?: RunnableConfig }): string {
     return JSON.stringify({ endpoint: this.clientConfig.baseURL, ...this.invocationParams(callOptions) });
   }

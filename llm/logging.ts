@@ -10,6 +10,9 @@ import { USAGE_AGENT_KEY } from "./usage.js";
  */
 export class LlmCallLog extends BaseCallbackHandler {
   name = "llm-call-log";
+  // Its handlers are synchronous and cheap: awaited in place rather than each event scheduled on LangChain's
+  // background queue (a p-queue task per model start and end, on the way to and from the request).
+  override awaitHandlers = true;
   private readonly started = new Map<string, { agent: unknown; at: number }>();
 
   constructor(private readonly logger: Logger, private readonly now: () => number = () => performance.now()) {

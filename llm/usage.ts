@@ -68,6 +68,12 @@ export class UsageCollector extends BaseCallbackHandler {
   name = "usage-collector";
   // Counting must finish before the run's result is assembled, not in LangChain's background queue.
   override awaitHandlers = true;
+  // Only model events count tokens: LangChain skips an ignoring handler outright instead of scheduling a no-op
+  // call for each of the graph's node starts and ends (~16 each per analysis) and each grounding event.
+  override ignoreChain = true;
+  override ignoreCustomEvent = true;
+  override ignoreAgent = true;
+  override ignoreRetriever = true;
   private readonly agentByRun = new Map<string, string>();
   private readonly byAgent = new Map<string, AgentUsage>();
 

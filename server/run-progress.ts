@@ -16,6 +16,11 @@ export interface RunsProgress {
 export class RunProgressCounter extends BaseCallbackHandler {
   name = "run-progress";
   override awaitHandlers = true;
+  // Only node (chain) events count runs: LangChain skips it for every model and custom event of the comparison.
+  override ignoreLLM = true;
+  override ignoreCustomEvent = true;
+  override ignoreAgent = true;
+  override ignoreRetriever = true;
   private readonly open = new Set<string>();
   private readonly state: RunsProgress = { runs_done: 0, runs_total: null };
 

@@ -31,6 +31,11 @@ function readUpdate(update: unknown): { findings: number | null; error: string |
 export class SpanCollector extends BaseCallbackHandler implements NodeRunSink {
   name = "span-collector";
   override awaitHandlers = true;
+  // Its one callback is the grounding event: LangChain skips it for every node and model event of the run.
+  override ignoreLLM = true;
+  override ignoreChain = true;
+  override ignoreAgent = true;
+  override ignoreRetriever = true;
   readonly spans: Span[] = [];
   private readonly open = new Map<NodeName, { grounding?: Span["grounding"] }>();
   private readonly origin: number;

@@ -28,6 +28,11 @@ export function isGroundingEvent(name: string, data: unknown): data is Grounding
 export class GroundingCollector extends BaseCallbackHandler {
   name = "grounding-collector";
   override awaitHandlers = true;
+  // Only custom events carry reports: skipped for every node and model event of the run (see UsageCollector).
+  override ignoreLLM = true;
+  override ignoreChain = true;
+  override ignoreAgent = true;
+  override ignoreRetriever = true;
   private readonly byAgent = new Map<string, GroundingReport>();
 
   /** Reports live on this instance, so a copy LangChain might make must be the instance itself. */
