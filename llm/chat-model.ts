@@ -4,6 +4,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { AsyncCaller } from "@langchain/core/utils/async_caller";
 import { ChatOpenAI, type ChatOpenAICallOptions } from "@langchain/openai";
 import type { LlmConfig } from "./config.js";
+import { httpFetch } from "./http-fetch.js";
 import { isOutputError } from "./structured.js";
 
 /** How calls reach the endpoint, beyond spec §2.3's fields. */
@@ -16,7 +17,7 @@ export interface ChatModelOptions {
   cache: BaseCache | null;
   /** Process-wide callbacks on every call (the LLM call log). */
   callbacks?: Callbacks;
-  /** The HTTP client; replaced by the recorder and in replays. */
+  /** The HTTP client (httpFetch by default); replaced by the recorder and in replays. */
   fetch?: typeof fetch;
 }
 
@@ -101,7 +102,7 @@ export function createChatModel(config: LlmConfig, options: ChatModelOptions): C
     callbacks: options.callbacks,
     configuration: {
       baseURL: config.baseUrl ?? OPENAI_BASE_URL,
-      ...(options.fetch && { fetch: options.fetch }),
+      fetch: options.fetch ?? httpFetch,
     },
   });
 }
