@@ -1,4 +1,4 @@
-import { type DelayedFakeLlm, fakeLlmEnv, timedLlmAnalysis, withDelayedFakeLlm } from "../lib/fake-llm.js";
+import { type DelayedFakeLlm, fakeLlmEnv, timedLlmAnalysis, warmLlmPath, withDelayedFakeLlm } from "../lib/fake-llm.js";
 import { getJson, pollUntil, timedPost, type TimedResponse } from "../lib/http.js";
 import type { BenchProfile } from "../lib/options.js";
 import { type BenchResult, ratioOf } from "../lib/result.js";
@@ -14,6 +14,8 @@ const TARGET_REFUSAL_MS = 50;
 const PROBES = 5;
 /** Model delay while the limit is held full for the probes (the analyses are cancelled after). */
 const HOLD_DELAY_MS = 30_000;
+/** Untimed analyses before the first round, LIMIT at a time (warmLlmPath). */
+const WARM_UP_ANALYSES = 20;
 
 interface Round {
   singleMs: number;
@@ -72,7 +74,7 @@ export async function benchConcurrentIsolation(profile: BenchProfile): Promise<B
     // 11th request meets the process-wide limit (503) this benchmark is about.
     withService({ name: "concurrent-isolation-service", env: { ...fakeLlmEnv(llm.fake), SERVICE_MAX_CONCURRENT_ANALYSES: String(LIMIT), SERVICE_MAX_CONCURRENT_PER_CLIENT: "100" } }, async (service) => {
       const url = `${service.url}/v1/analyse`;
-      await timedLlmAnalysis(url, body, llm); // warm-up
+      await warmLlmPath(url, body, llm, WARM_UP_ANALYSES, LIMIT);
       const rounds: Round[] = [];
       for (let i = 0; i < profile.isolationRounds; i++) {
         const single = (await timedLlmAnalysis(url, body, llm)).ms;
@@ -98,7 +100,7 @@ export async function benchConcurrentIsolation(profile: BenchProfile): Promise<B
     ratio,
     target: `ratio ≤ ${TARGET_RATIO}; 11th request refused (503) in < ${TARGET_REFUSAL_MS} ms`,
     met: ratio <= TARGET_RATIO && refusalMet && failed.length === 0,
-    description: `total wall time of ${LIMIT} sample analyses sent at once over HTTP, the fake model answering after ${profile.llmDelayMs} ms, median of ${profile.isolationRounds} round(s)`,
+    description: `total wall time of ${LIMIT} sample analyses sent at once over HTTP, the fake model answering after ${profile.llmDelayMs} ms, median of ${profile.isolationRounds} round(s) after ${WARM_UP_ANALYSES} untimed analyses`,
     baselineDescription: "one analysis alone, timed just before each round",
     note: [
       `Answers to the ${LIMIT}: ${failed.length === 0 ? "all 200" : `${failed.length} not 200 (${failed.join(", ")})`}.`,
