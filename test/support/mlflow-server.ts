@@ -128,6 +128,9 @@ export async function startStallingProxy(target: string, stallWhen: (path: strin
         markStalled();
       });
     });
+    // MLflow closing a connection without an answer (a worker recycled, the proxy's client gone) reaches the
+    // service as a dropped connection, as it would from a real proxy, instead of an unhandled error in the tests.
+    forward.on("error", () => res.destroy());
     req.pipe(forward);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
