@@ -1,7 +1,8 @@
 import { AGENT_NAMES, SEVERITIES, type Severity, severityRank } from "../../domain/result.js";
 import { citedIds } from "./claims.js";
 import { NamedNumbers } from "./named-numbers.js";
-import { evidenceValues, type NumberSet, NumberSpans } from "./numbers.js";
+import { type NumberSet, NumberSpans } from "./numbers.js";
+import { ShownNumbers } from "./shown-numbers.js";
 import type { TextValues } from "./text-values.js";
 
 /** What a model answer is checked against: the values, ids and severities of the evidence it was given. */
@@ -78,20 +79,20 @@ function lowerCase(key: string): string {
  * The evidence of one model call: every number in what the model was shown (JSON numbers, numbers written in
  * evidence sentences, list lengths), also by the field names it sits under, every finding and rule id, and each
  * finding's severity. The findings shown carry the detectors' facts they rest on. Numbers are taken as shown, so
- * a value the prompt rounded is matched at that rounding. `texts`, shared by the prompts of an analysis, reads each
- * text of the evidence once.
+ * a value the prompt rounded is matched at that rounding. A text's values are read only when a check needs them
+ * (ShownNumbers); `texts`, shared by the prompts of an analysis, reads each text of the evidence once.
  */
 export function collectEvidence(shown: unknown, texts?: TextValues): GroundingEvidence {
-  const numbers: number[] = [];
-  const byName = new NamedNumbers(numbers);
+  const shownNumbers = new ShownNumbers(texts);
+  const numbers = shownNumbers.values;
+  const byName = new NamedNumbers(shownNumbers);
   const ids = new Set<string>(Object.values(AGENT_NAMES));
   const severityOf = new Map<string, Severity>();
   let top: Severity = "info";
-  const addValues = texts ? (text: string) => texts.addValues(text, numbers) : (text: string) => void evidenceValues(text, numbers);
   const walk = (value: unknown): void => {
     if (typeof value === "number") numbers.push(value);
     else if (typeof value === "string") {
-      if (DIGIT.test(value)) addValues(value);
+      if (DIGIT.test(value)) shownNumbers.addText(value);
     } else if (Array.isArray(value)) {
       // Two numbers are a point ([step, value]) or a window ([start, end]): kept as a pair, its length is no count.
       if (value.length === 2 && typeof value[0] === "number" && typeof value[1] === "number") {
@@ -116,7 +117,7 @@ export function collectEvidence(shown: unknown, texts?: TextValues): GroundingEv
         // Numbers and text, most values, are read here rather than in a call of their own.
         if (typeof item === "number") numbers.push(item);
         else if (typeof item === "string") {
-          if (DIGIT.test(item)) addValues(item);
+          if (DIGIT.test(item)) shownNumbers.addText(item);
         } else if (item !== null && typeof item === "object") walk(item);
         // Most keys hold text without a number (titles, descriptions): nothing to record, not even the name.
         if (numbers.length > start) byName.addRange(lowerCase(key), start, numbers.length);
@@ -145,5 +146,5 @@ export function collectEvidence(shown: unknown, texts?: TextValues): GroundingEv
     if (Array.isArray(o.finding_ids)) for (const id of o.finding_ids) if (typeof id === "string") ids.add(id);
   };
   walk(shown);
-  return { numbers: new NumberSpans(numbers), byName, anchorsIn: (text) => byName.anchorsIn(text), ids, severityOf, top };
+  return { numbers: new NumberSpans(numbers, undefined, shownNumbers), byName, anchorsIn: (text) => byName.anchorsIn(text), ids, severityOf, top };
 }

@@ -1,4 +1,5 @@
 import { type NumberSet, NumberSpans } from "./numbers.js";
+import type { ShownNumbers } from "./shown-numbers.js";
 
 /** A table by character code (all of them below U+2030) of a set of characters: read per character of a sentence. */
 function charTable(chars: string): Uint8Array {
@@ -24,7 +25,12 @@ export class NamedNumbers {
   private readonly ranges = new Map<string, number[]>();
   private readonly anchors = new Map<string, number[]>();
 
-  constructor(private readonly numbers: readonly number[]) {}
+  /** The values of `shown`, in the walk's order. */
+  private readonly numbers: readonly number[];
+
+  constructor(private readonly shown: ShownNumbers) {
+    this.numbers = shown.values;
+  }
 
   private phraseNames = false;
 
@@ -102,13 +108,13 @@ export class NamedNumbers {
 
   /** Every value of a field: its ranges of the list. */
   private all(ranges: readonly number[]): NumberSpans {
-    return new NumberSpans(this.numbers, ranges);
+    return new NumberSpans(this.numbers, ranges, this.shown);
   }
 
   /** The values of a field inside the anchored items: the spans where its ranges and theirs overlap, not copied. */
   private within(ranges: readonly number[], anchors: readonly string[]): NumberSpans | undefined {
     const spans = this.overlap(ranges, anchors);
-    return spans.length ? new NumberSpans(this.numbers, spans) : undefined;
+    return spans.length ? new NumberSpans(this.numbers, spans, this.shown) : undefined;
   }
 
   /** Where a field's ranges and the anchored items' ranges overlap, as [start, end) pairs. */
@@ -155,7 +161,7 @@ export class NamedNumbers {
         if (this.numbers[at] === position) values.push(at + 1, at + 2);
       }
     }
-    return paired ? new NumberSpans(this.numbers, values) : undefined;
+    return paired ? new NumberSpans(this.numbers, values, this.shown) : undefined;
   }
 }
 

@@ -227,15 +227,25 @@ export interface NumberSet {
   grounds(n: StatedNumber): boolean;
 }
 
+/** The texts that hold slots of a list of numbers (NaN there): the values of the text at a slot, read when first asked. */
+export interface SlotTexts {
+  valuesAt(slot: number): readonly number[] | undefined;
+}
+
 /**
  * Values a stated number may be checked against: the values of a list of numbers at some of its spans (all of
  * it, the ranges of a field, the values inside the items a sentence names), scanned, never copied nor sorted.
  * An answer states a few dozen numbers against a prompt's few hundred: sorting an index per prompt (and per
- * field asked) cost more than the scans it spared, and allocated.
+ * field asked) cost more than the scans it spared, and allocated. A slot of the list that stands for a text
+ * (`texts`) is read only when no number of the spans matches.
  */
 export class NumberSpans implements NumberSet {
   /** `spans` holds [start, end) pairs into `values` (the whole list when omitted). */
-  constructor(private readonly values: readonly number[], private readonly spans: readonly number[] = [0, values.length]) {}
+  constructor(
+    private readonly values: readonly number[],
+    private readonly spans: readonly number[] = [0, values.length],
+    private readonly texts?: SlotTexts,
+  ) {}
 
   /**
    * Whether some value x is one a statement of |value| within `tolerance` may stand for: x in [v - tolerance,
@@ -251,10 +261,28 @@ export class NumberSpans implements NumberSet {
     const low = Math.max(v - tolerance, v / (1 + RELATIVE_ROUNDING), v > 0 ? 2 * tolerance : 0) - noise;
     const high = Math.min(v + tolerance, v / (1 - RELATIVE_ROUNDING)) + noise;
     const { values, spans } = this;
+    let slots = false;
     for (let s = 0; s < spans.length; s += 2) {
       for (let i = spans[s]!, end = spans[s + 1]!; i < end; i++) {
         const x = Math.abs(values[i]!);
         if (x >= low && x <= high) return true;
+        if (x !== x) slots = true;
+      }
+    }
+    return slots && this.slotsHold(low, high);
+  }
+
+  /** Whether a value of a text at a slot (NaN) of the spans is within [low, high]. */
+  private slotsHold(low: number, high: number): boolean {
+    const { values, spans, texts } = this;
+    if (!texts) return false;
+    for (let s = 0; s < spans.length; s += 2) {
+      for (let i = spans[s]!, end = spans[s + 1]!; i < end; i++) {
+        if (values[i] === values[i]) continue;
+        for (const value of texts.valuesAt(i) ?? []) {
+          const x = Math.abs(value);
+          if (x >= low && x <= high) return true;
+        }
       }
     }
     return false;
