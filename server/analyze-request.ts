@@ -45,11 +45,8 @@ async function checkCheckpointPaths(context: AnalysisContext, roots: readonly st
   }
 }
 
-/**
- * The deps of one analysis over the runtime (also what graph/langgraph-entry.ts binds for the LangGraph CLI, and
- * what an analysis on a pool thread runs with, workers/thread-analysis.ts).
- */
-export function analysisDeps(runtime: Pick<ServiceRuntime, "settings" | "knowledge" | "llm">, logger: Logger, deadline: Deadline): AnalysisDeps {
+/** The deps of one analysis over the runtime (also what graph/langgraph-entry.ts binds for the LangGraph CLI). */
+export function analysisDeps(runtime: ServiceRuntime, logger: Logger, deadline: Deadline): AnalysisDeps {
   const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
   return {
     settings: runtime.settings,
@@ -63,26 +60,18 @@ export function analysisDeps(runtime: Pick<ServiceRuntime, "settings" | "knowled
   };
 }
 
-/** Decodes a parsed body into what an analysis runs on; a body that could not run is a 400 (RequestDecodeError). */
-export async function decodeRequest(runtime: ServiceRuntime, body: unknown, requestId: string): Promise<AnalysisContext> {
+/** Refuses a body that could not run (400, as /v1/analyse would) before it is queued as a job. */
+export async function checkAnalysisRequest(runtime: ServiceRuntime, body: unknown, requestId: string): Promise<void> {
   const decoded = decodeAnalysisRequest(body, requestId);
   requireSomethingToAnalyze(decoded, runtime.settings);
   await checkCheckpointPaths(decoded, runtime.settings.SERVICE_ARTIFACT_ROOTS);
-  return decoded;
-}
-
-/** Refuses a body that could not run (400, as /v1/analyse would) before it is queued as a job. */
-export async function checkAnalysisRequest(runtime: ServiceRuntime, body: unknown, requestId: string): Promise<void> {
-  await decodeRequest(runtime, body, requestId);
 }
 
 /** Decodes a parsed body and runs one analysis with the request's own deps (workers, logger). */
 export async function analyzeRequest(runtime: ServiceRuntime, body: unknown, options: AnalyzeOptions): Promise<AnalysisResponse> {
-  return analyzeDecoded(runtime, await decodeRequest(runtime, body, options.requestId), options);
-}
-
-/** Runs one analysis of a decoded request: its MLflow references pulled first, then the graph. */
-export async function analyzeDecoded(runtime: ServiceRuntime, decoded: AnalysisContext, options: AnalyzeOptions): Promise<AnalysisResponse> {
+  const decoded = decodeAnalysisRequest(body, options.requestId);
+  requireSomethingToAnalyze(decoded, runtime.settings);
+  await checkCheckpointPaths(decoded, runtime.settings.SERVICE_ARTIFACT_ROOTS);
   // Events are built only for a stream that asked for them (SSE); a plain JSON request builds none.
   const emit = options.onEvent;
   emit?.({ type: "run_started", request_id: options.requestId, artifacts: decoded.artifacts.map((a) => a.field) });
@@ -111,7 +100,8 @@ async function analyzeContext(
   options: AnalyzeOptions & { workspace: string | null },
 ): Promise<AnalysisResponse> {
   const workers = runtime.settings.SERVICE_ANALYZER_WORKERS;
-  const finished = logAnalysis(options.logger, context);
+  options.logger.info("analysis started", { artifacts: context.artifacts.map((a) => `${a.field}${a.origin === "mlflow" ? " (mlflow)" : ""}`), language: context.language.code });
+  const started = performance.now();
   const events: SpanListener = options.onEvent ? spanEvents(options.onEvent) : {};
   const timing = runtime.metrics.spans;
   const spans = new SpanCollector({
@@ -132,13 +122,6 @@ async function analyzeContext(
     const debug = await collectDebugOutputs(spans.spans, context, options.deadline.signal);
     response = { ...response, additional_outputs: { ...response.additional_outputs, ...debug } };
   }
-  finished(Object.keys(response.error_messages));
+  options.logger.info("analysis finished", { ms: Math.round(performance.now() - started), errors: Object.keys(response.error_messages) });
   return response;
-}
-
-/** Logs an analysis's start; the function returned logs its end, with the agents that recorded an error. */
-export function logAnalysis(logger: Logger, context: AnalysisContext): (errorAgents: string[]) => void {
-  logger.info("analysis started", { artifacts: context.artifacts.map((a) => `${a.field}${a.origin === "mlflow" ? " (mlflow)" : ""}`), language: context.language.code });
-  const started = performance.now();
-  return (errors) => logger.info("analysis finished", { ms: Math.round(performance.now() - started), errors });
 }

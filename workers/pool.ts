@@ -1,5 +1,4 @@
 import { availableParallelism } from "node:os";
-import type { TransferListItem } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { TaskName, TaskPayload, TaskResult } from "./tasks.js";
 
@@ -28,8 +27,8 @@ export function sharedPool(): Piscina {
 }
 
 export interface RunOptions {
-  /** Buffers (or message ports) in the payload to move to the worker instead of copying (the caller must not use them after). */
-  transfer?: TransferListItem[];
+  /** Buffers in the payload to move to the worker instead of copying (the caller must not use them after). */
+  transfer?: ArrayBuffer[];
   signal?: AbortSignal;
 }
 

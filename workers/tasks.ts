@@ -1,4 +1,3 @@
-import { analysisTask } from "./analysis-task.js";
 import { examineTask } from "./examine-task.js";
 import { parseJsonPartTask, parseJsonTask } from "./parse-json.js";
 import { scanTensorRangesTask } from "./scan-tensor-ranges.js";
@@ -21,7 +20,6 @@ export const TASKS = {
   parseJsonPart: parseJsonPartTask,
   scanTensorRanges: scanTensorRangesTask,
   examine: examineTask,
-  analysis: analysisTask,
 } satisfies Record<string, (payload: never) => TaskOutput<unknown> | Promise<TaskOutput<unknown>>>;
 
 export type TaskName = keyof typeof TASKS;

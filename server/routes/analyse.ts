@@ -2,11 +2,10 @@ import express, { Router, type RequestHandler } from "express";
 import type { Logger } from "../../config/logger.js";
 import { type Deadline, DeadlineExceeded, untilAborted } from "../../graph/deadline.js";
 import type { Admission } from "../admission.js";
-import { analyzeDecoded, decodeRequest } from "../analyze-request.js";
+import { analyzeRequest } from "../analyze-request.js";
 import { ServiceError } from "../errors.js";
 import { jsonBodyIntake } from "../intake.js";
 import { parseJsonBody } from "../json-body.js";
-import { analyseOnPool, othersWaiting, poolCanAnalyse } from "../pool-analysis.js";
 import { REQUEST_BUDGET, requestDeadline } from "../request-deadline.js";
 import type { ServiceRuntime } from "../runtime.js";
 import { createEventStream, wantsEventStream } from "../sse.js";
@@ -47,20 +46,10 @@ export function createAnalyseRouter(runtime: ServiceRuntime, admission: Admissio
     const deadline = beginAnalysis(res, runtime);
     const stream = wantsEventStream(req) ? createEventStream(res) : null;
     try {
-      const bodyBytes = (req.body as Buffer).length;
-      const requestId = res.locals.requestId as string;
-      const logger = res.locals.logger as Logger;
-      const context = await decodeRequest(runtime, await parseJsonBody(req.body as Buffer), requestId);
-      // Under load, a whole offline analysis runs on a pool thread: both cores analyse (server/pool-analysis.ts).
-      if (!stream && poolCanAnalyse(runtime, context, bodyBytes) && (await othersWaiting(admission))) {
-        const text = await untilDeadline(analyseOnPool(runtime, context, { logger, deadline }), deadline, timeoutMs);
-        // As res.json writes it (server/json-writer.ts): the thread wrote it with the same writer.
-        res.set("Content-Type", "application/json").send(text);
-        return;
-      }
-      const analysis = analyzeDecoded(runtime, context, {
-        requestId,
-        logger,
+      const body = await parseJsonBody(req.body as Buffer);
+      const analysis = analyzeRequest(runtime, body, {
+        requestId: res.locals.requestId as string,
+        logger: res.locals.logger as Logger,
         deadline,
         onEvent: stream ? ({ type, ...data }) => stream.send(type, data) : undefined,
       });
