@@ -272,6 +272,15 @@ export function allPositive(values: Float64Array): boolean {
   return true;
 }
 
+/**
+ * The index of the first value that is finite (`finite` true) or NaN/±Infinity (false), or -1. An indexed loop:
+ * `Float64Array.findIndex` with a callback boxes every element it passes as a heap number.
+ */
+export function firstIndexWhereFinite(values: Float64Array, finite: boolean): number {
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!) === finite) return i;
+  return -1;
+}
+
 /** How many values are NaN or ±Infinity (an indexed loop: typed-array iterators are slow at 10^6 points). */
 export function countNonFinite(values: Float64Array): number {
   let n = 0;

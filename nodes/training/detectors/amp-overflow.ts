@@ -3,6 +3,7 @@ import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { curve, pickSeries, runExtent } from "../curves.js";
 import type { TrainingRun } from "../model.js";
 import { usesFp16 } from "../run-config.js";
+import { firstIndexWhereFinite } from "../stats.js";
 import { fmt, LOGS_ARTIFACT, metricArtifact, pct, PARAMS_ARTIFACT, type TrainingDetector } from "./detector.js";
 
 /** The loss scale halving ≥ 3 times down to ≤ 1, or > 5 % of steps skipped for overflow. */
@@ -33,7 +34,7 @@ function skippedStepsEvidence(run: TrainingRun): Evidence | null {
 function fp16NonfiniteEvidence(run: TrainingRun): Evidence | null {
   if (!usesFp16(run)) return null;
   for (const s of [pickSeries(run, "none", "grad_norm", "fine"), pickSeries(run, "train", "loss", "fine")]) {
-    const i = s ? s.values.findIndex((v) => !Number.isFinite(v)) : -1;
+    const i = s ? firstIndexWhereFinite(s.values, false) : -1;
     if (s && i >= 0) {
       return { rule_id: "TH-21", artifact: PARAMS_ARTIFACT, text: `fp16 mixed precision is on and ${s.name} is ${s.values[i]} at step ${s.steps[i]}: an fp16 overflow.`, observed: String(s.values[i]), threshold: "finite" };
     }

@@ -3,7 +3,7 @@ import { detectorFinding, MAX_CONFIDENCE, scoreConfidence } from "../../findings
 import { countBefore, type Curve, curve, curveLogValues, curveOf, nonFiniteCount, pickSeries } from "../curves.js";
 import { baselineBlock, type Excursion, findExcursions } from "../excursions.js";
 import type { TrainingRun } from "../model.js";
-import { allPositive, fitLine, median } from "../stats.js";
+import { allPositive, firstIndexWhereFinite, fitLine, median } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
 /** A gradient-norm spike is > 10× the rolling median (SageMaker/AutoTrainer explode rules). */
@@ -40,7 +40,7 @@ function detectExplodingGradients(run: TrainingRun): Finding[] {
   const evidence: Evidence[] = [];
   const artifact = metricArtifact(series.name);
   const badCount = nonFiniteCount(series);
-  const bad = badCount > 0 ? series.values.findIndex((v) => !Number.isFinite(v)) : -1;
+  const bad = badCount > 0 ? firstIndexWhereFinite(series.values, false) : -1;
   if (bad >= 0) {
     evidence.push({ rule_id: "TH-11", artifact, text: `${series.name} is ${series.values[bad]} at step ${series.steps[bad]} (${badCount} non-finite of ${series.values.length}).`, window: [series.steps[bad]!, series.steps[bad]!], observed: String(series.values[bad]), threshold: "finite", n_points: series.values.length });
   }

@@ -3,6 +3,7 @@ import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { pickSeries, runExtent } from "../curves.js";
 import type { MetricSeries, TrainingRun } from "../model.js";
 import { numClasses } from "../run-config.js";
+import { firstIndexWhereFinite } from "../stats.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
 
 /** Whether a series logs batches rather than epoch averages (an epoch average already includes learning). */
@@ -24,7 +25,7 @@ function detectInitLossSanity(run: TrainingRun): Finding[] {
   const k = numClasses(run);
   const s = pickSeries(run, "train", "loss", "fine");
   if (!k || !s) return [];
-  const i = s.values.findIndex(Number.isFinite);
+  const i = firstIndexWhereFinite(s.values, true);
   if (i < 0) return [];
   const first = s.values[i]!;
   const step = s.steps[i]!;
