@@ -66,16 +66,20 @@ class ServiceChatModel extends ChatOpenAI {
 
   /**
    * ChatOpenAI's own withConfig (used by withStructuredOutput) would return a plain ChatOpenAI. A response format
-   * given as a zod schema is bound as the endpoint receives it (JSON schema, with the schema's parser): LangChain
-   * would convert it again on each of the four invocationParams of every call (the request, the cache key, two
-   * for tracing), milliseconds of CPU per call on the way to the model. The converted format is only read.
+   * given as a zod schema is bound as the endpoint receives it (JSON schema): LangChain would convert it again on
+   * each of the four invocationParams of every call (the request, the cache key, two for tracing), milliseconds of
+   * CPU per call on the way to the model. The converted format is only read. It is bound without the parser
+   * LangChain attaches to it (not part of the request): the OpenAI client would run the reply through the zod
+   * schema for a value ChatOpenAI then drops, and the structured call reads the reply with the same schema
+   * (llm/structured.ts), so each answer was checked twice. The client still parses the reply as JSON.
    */
   override withConfig(config: Partial<ChatOpenAICallOptions>) {
     const bound = new ServiceChatModel(this.fields);
     bound.defaultOptions = { ...this.defaultOptions, ...config };
     if (config.response_format) {
-      // The converted format always carries its schema, which the call options type requires.
-      bound.defaultOptions.response_format = this._getResponseFormat(config.response_format) as ChatOpenAICallOptions["response_format"];
+      // The converted format always carries its schema, which the call options type requires; its enumerable
+      // fields are the request's, the client-side parser is not one of them.
+      bound.defaultOptions.response_format = { ...this._getResponseFormat(config.response_format) } as ChatOpenAICallOptions["response_format"];
     }
     return bound;
   }

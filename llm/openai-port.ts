@@ -12,11 +12,12 @@ import type { ChatModelOptions } from "./chat-model.js";
 import { type LlmLoggingSetup, setUpLlmLogging } from "./logging.js";
 import { groundAdvice, groundReview, groundSummary } from "./grounding/answers.js";
 import { EvidenceCache } from "./grounding/evidence-cache.js";
+import type { GroundingEvidence } from "./grounding/evidence.js";
 import { answerInLanguage, groundingOfError } from "./grounding/pass.js";
 import type { GroundingTally } from "./grounding/report.js";
 import { announceGrounding } from "./grounding/events.js";
 import type { AdviceRequest, AdviceResult, AgentReview, AgentReviewRequest, LlmPort, SummaryRequest } from "./port.js";
-import type { ChatMessage } from "./prompt-kit.js";
+import type { ChatMessage, Prompt } from "./prompt-kit.js";
 import { ANALYZER_PROMPTS, reviewPrompt } from "./review-prompt.js";
 import { applyReview } from "./review.js";
 import { type AdviceOutput, AdviceSchema, type AgentReviewOutput, AgentReviewSchema, CrossSummarySchema, SCHEMA_NAMES } from "./schemas.js";
@@ -103,8 +104,8 @@ export class OpenAiLlmPort implements LlmPort {
     if (!entry) throw new Error(`no review prompt for agent "${req.agentName}"`);
     const prompt = reviewPrompt(entry.prompt, req);
     const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AgentReviewSchema, SCHEMA_NAMES.review, m, callConfig(config, req.agentName));
-    const out = await this.grounded(req.agentName, config, () => answerInLanguage(ask, prompt.messages, req.language, reviewTexts), (answer, tally) =>
-      groundReview(answer, this.evidence.of(prompt), tally),
+    const out = await this.grounded(req.agentName, config, prompt, () => answerInLanguage(ask, prompt.messages, req.language, reviewTexts), (answer, evidence, tally) =>
+      groundReview(answer, evidence, tally),
     );
     return { findings: applyReview(req.findings, out, entry.kind), summary: out.summary.trim() ? cappedText(out.summary) : null };
   }
@@ -112,8 +113,8 @@ export class OpenAiLlmPort implements LlmPort {
   async summarize(req: SummaryRequest, config: LangGraphRunnableConfig): Promise<string> {
     const prompt = summaryPrompt(req);
     const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), CrossSummarySchema, SCHEMA_NAMES.summary, m, callConfig(config, AGENT_NAMES.integrate));
-    const summary = await this.grounded(AGENT_NAMES.integrate, config, () => answerInLanguage(ask, prompt.messages, req.language, (a) => [a.summary]), (answer, tally) =>
-      groundSummary(answer.summary, this.evidence.of(prompt), tally),
+    const summary = await this.grounded(AGENT_NAMES.integrate, config, prompt, () => answerInLanguage(ask, prompt.messages, req.language, (a) => [a.summary]), (answer, evidence, tally) =>
+      groundSummary(answer.summary, evidence, tally),
     );
     return requiredText(summary, "summary once ungrounded sentences were removed");
   }
@@ -121,8 +122,8 @@ export class OpenAiLlmPort implements LlmPort {
   async advise(req: AdviceRequest, config: LangGraphRunnableConfig): Promise<AdviceResult> {
     const prompt = advicePrompt(req);
     const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AdviceSchema, SCHEMA_NAMES.advice, m, callConfig(config, AGENT_NAMES.advise));
-    const out = await this.grounded(AGENT_NAMES.advise, config, () => answerInLanguage(ask, prompt.messages, req.language, adviceTexts), (answer, tally) =>
-      groundAdvice(answer, req.recommendations.length, this.evidence.of(prompt), tally),
+    const out = await this.grounded(AGENT_NAMES.advise, config, prompt, () => answerInLanguage(ask, prompt.messages, req.language, adviceTexts), (answer, evidence, tally) =>
+      groundAdvice(answer, req.recommendations.length, evidence, tally),
     );
     const byPriority = new Map(out.recommendations.map((r) => [Math.round(r.priority), r]));
     const recommendations = req.recommendations.map((rec, i) => {
@@ -141,20 +142,41 @@ export class OpenAiLlmPort implements LlmPort {
   private async grounded<A, T>(
     agent: string,
     config: LangGraphRunnableConfig,
+    prompt: Prompt,
     answer: () => Promise<{ answer: A; tally: GroundingTally }>,
-    ground: (answer: A, tally: GroundingTally) => T,
+    ground: (answer: A, evidence: GroundingEvidence, tally: GroundingTally) => T,
   ): Promise<T> {
+    const evidence = this.evidenceWhileAnswered(prompt);
     let asked: { answer: A; tally: GroundingTally };
     try {
       asked = await answer();
     } catch (err) {
+      evidence.drop();
       const report = groundingOfError(err);
       if (report) await announceGrounding(agent, report, config);
       throw err;
     }
-    const out = ground(asked.answer, asked.tally);
+    const out = ground(asked.answer, evidence.get(), asked.tally);
     await announceGrounding(agent, asked.tally.report(), config);
     return out;
+  }
+
+  /**
+   * The prompt's grounding evidence, built while the model answers rather than after: the build is asked for in
+   * the check phase of the event loop, which comes after the call's request has been written (the way there is
+   * microtasks and next ticks), so it takes nothing from the call and the answer's grounding, on the critical
+   * path, finds it ready. An answer that comes first (the response cache) builds it then, as before.
+   */
+  private evidenceWhileAnswered(prompt: Prompt): { get(): GroundingEvidence; drop(): void } {
+    let evidence: GroundingEvidence | undefined;
+    const early = setImmediate(() => (evidence ??= this.evidence.of(prompt)));
+    return {
+      get: () => {
+        clearImmediate(early);
+        return (evidence ??= this.evidence.of(prompt));
+      },
+      drop: () => clearImmediate(early),
+    };
   }
 
   startUsage(): UsageCollector | null {

@@ -63,14 +63,15 @@ function structuredModel(model: ChatOpenAI, schema: z.ZodType, name: string): St
 }
 
 /**
- * The reply as the schema's value. The OpenAI client has already parsed the reply and checked it against the
- * schema (a reply that is not JSON or breaks it throws there, before this), but ChatOpenAI leaves the parsed value
- * out of the message, so withStructuredOutput's pipeline parsed the text again with LangChain's
- * StructuredOutputParser, which first rewrites every string literal of the reply with a regular expression (for
- * fenced or unescaped replies, which the client has refused by then), and ran the pipeline and its parser as
- * traced runs of their own: milliseconds of CPU per analysis, after each answer, on the critical path. A reply
- * read from the response cache was checked the same way when it was first answered. A failure here is an output
- * error like the client's own (a SyntaxError or the schema's error), so the caller asks once more.
+ * The reply as the schema's value: its text parsed and checked against the schema, once. The OpenAI client parses
+ * the reply as JSON on its way (a reply that is not JSON throws there), but the model is bound without LangChain's
+ * schema parser (llm/chat-model.ts), and ChatOpenAI leaves the client's parsed value out of the message anyway;
+ * withStructuredOutput's pipeline parsed the text again with LangChain's StructuredOutputParser, which first
+ * rewrites every string literal of the reply with a regular expression (for fenced or unescaped replies, which
+ * the client has refused by then), and ran the pipeline and its parser as traced runs of their own: milliseconds
+ * of CPU per analysis, after each answer, on the critical path. A reply from the response cache is read the same
+ * way. A failure here is an output error like the client's own (a SyntaxError or the schema's error), so the
+ * caller asks once more.
  */
 function readReply<T>(schema: z.ZodType<T>, reply: AIMessageChunk): T {
   return schema.parse(JSON.parse(reply.text));

@@ -1,8 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Language } from "../../../artifacts/language.js";
 import { createLogger } from "../../../config/logger.js";
 import { AGENT_NAMES, type Finding, type Recommendation } from "../../../domain/result.js";
 import type { LlmConfig } from "../../../llm/config.js";
+import { EvidenceCache } from "../../../llm/grounding/evidence-cache.js";
+import { httpFetch } from "../../../llm/http-fetch.js";
 import { createLlmPort, type LlmPortOptions, OpenAiLlmPort } from "../../../llm/openai-port.js";
 import { detectorFinding } from "../../../nodes/findings.js";
 import { type FakeOpenAI, type FakeScript, fakeUsage, modelAnswer, requestAgent, startFakeOpenAI } from "../../support/fake-openai.js";
@@ -109,6 +111,29 @@ describe("OpenAiLlmPort", () => {
     const quiet = await portOn(modelAnswer, { trackUsage: false, cache: false });
     expect(quiet.startUsage()).toBeNull();
     expect((quiet as OpenAiLlmPort).cache).toBeNull();
+  });
+
+  it("builds a prompt's grounding evidence while the model answers, not after the answer", async () => {
+    const events: string[] = [];
+    const of = EvidenceCache.prototype.of;
+    const spy = vi.spyOn(EvidenceCache.prototype, "of").mockImplementation(function (this: EvidenceCache, prompt) {
+      events.push("evidence");
+      return of.call(this, prompt);
+    });
+    const answered: typeof fetch = async (input, init) => {
+      events.push("sent");
+      const res = await httpFetch(input, init);
+      events.push("answered");
+      return res;
+    };
+    try {
+      const port = await portOn((body) => ({ ...modelAnswer(body), delayMs: 100 }), { cache: false }, { fetch: answered });
+      const review = await port.reviewAgent({ agentName: AGENT_NAMES.dataset, language: french, digest: { rows: 2600 }, findings: [imbalance] }, {});
+      expect(review.findings[0]).toMatchObject({ id: imbalance.id, evidence: imbalance.evidence });
+      expect(events).toEqual(["sent", "evidence", "answered"]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("describes the model without the key", async () => {

@@ -143,6 +143,17 @@ describe("invokeStructured against an OpenAI-compatible server", () => {
     expect(fake!.requests).toHaveLength(2);
   });
 
+  it("checks each reply against its schema once, and still asks again when a reply breaks it", async () => {
+    let checks = 0;
+    const Counted = Verdict.refine(() => ++checks > 0);
+    const model = await modelOn((_body, i) => ({ content: i === 0 ? JSON.stringify({ severity: "catastrophic", note: null }) : ok }));
+    await expect(invokeStructured(model, Counted, "verdict", messages, {})).resolves.toEqual({ severity: "high", note: null });
+    expect(fake!.requests).toHaveLength(2);
+    expect(fake!.requests[1]!.body.messages[2]!.content).toMatch(/severity: Invalid option/);
+    // The first reply fails on its enum before the refinement runs; the second is checked once.
+    expect(checks).toBe(1);
+  });
+
   it("retries a 500 only as often as maxRetries says, and not again for the output", async () => {
     const model = await modelOn(() => ({ status: 500 }), { maxRetries: 2 });
     await expect(invokeStructured(model, Verdict, "verdict", messages, {})).rejects.toMatchObject({ status: 500 });
