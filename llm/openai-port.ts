@@ -10,6 +10,7 @@ import { LruLlmCache } from "./cache.js";
 import type { LlmConfig } from "./config.js";
 import type { ChatModelOptions } from "./chat-model.js";
 import { type LlmLoggingSetup, setUpLlmLogging } from "./logging.js";
+import { adviceTexts, reviewTexts, summaryTexts } from "./grounding/answer-texts.js";
 import { groundAdvice, groundReview, groundSummary } from "./grounding/answers.js";
 import { EvidenceCache } from "./grounding/evidence-cache.js";
 import type { GroundingEvidence } from "./grounding/evidence.js";
@@ -113,7 +114,7 @@ export class OpenAiLlmPort implements LlmPort {
   async summarize(req: SummaryRequest, config: LangGraphRunnableConfig): Promise<string> {
     const prompt = summaryPrompt(req);
     const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), CrossSummarySchema, SCHEMA_NAMES.summary, m, callConfig(config, AGENT_NAMES.integrate));
-    const summary = await this.grounded(AGENT_NAMES.integrate, config, prompt, () => answerInLanguage(ask, prompt.messages, req.language, (a) => [a.summary]), (answer, evidence, tally) =>
+    const summary = await this.grounded(AGENT_NAMES.integrate, config, prompt, () => answerInLanguage(ask, prompt.messages, req.language, summaryTexts), (answer, evidence, tally) =>
       groundSummary(answer.summary, evidence, tally),
     );
     return requiredText(summary, "summary once ungrounded sentences were removed");
@@ -186,19 +187,6 @@ export class OpenAiLlmPort implements LlmPort {
   describe(language: Language): Record<string, unknown> {
     return { mode: "llm", model: this.config.modelName, language: language.code, cache: this.config.cache, track_usage: this.config.trackUsage };
   }
-}
-
-/** Every text of a review the model wrote, for the language check. */
-function reviewTexts(a: AgentReviewOutput): string[] {
-  return [
-    a.summary,
-    ...a.findings.flatMap((f) => [f.title, f.description, f.recommendation_action ?? "", f.recommendation_rationale ?? ""]),
-    ...a.new_findings.flatMap((f) => [f.title, f.description]),
-  ];
-}
-
-function adviceTexts(a: AdviceOutput): string[] {
-  return [a.advice, ...a.recommendations.flatMap((r) => [r.action, r.rationale])];
 }
 
 /** The port from the loaded configuration, or null in deterministic mode (no SERVICE_LLM_MODEL_NAME). */

@@ -5,7 +5,7 @@ import { GroundingTally } from "../../llm/grounding/report.js";
 import { TextValues } from "../../llm/grounding/text-values.js";
 import { SAMPLES, sampleRequest, startLlmHarness } from "../../test/graph/llm-harness.js";
 import { perturbingModel } from "../../test/support/perturbing-model.js";
-import { groundRecorded, type RecordedCall, recordedCall, textsOf } from "../../test/support/recorded-answer.js";
+import { groundRecorded, languageTextsOf, type RecordedCall, recordedCall } from "../../test/support/recorded-answer.js";
 import { trainingHistoryRequest } from "../data/training-history.js";
 import type { BenchProfile } from "../lib/options.js";
 import { type BenchResult, type BenchRow, ratioOf } from "../lib/result.js";
@@ -29,7 +29,7 @@ const PASSES_PER_SAMPLE = 10;
  */
 function groundOnce(call: RecordedCall, texts: TextValues): void {
   const evidence = collectEvidence(call.shown, texts);
-  readLanguage(textsOf(call.answer), LANGUAGE);
+  readLanguage(languageTextsOf(call), LANGUAGE);
   groundClaims(call, evidence);
 }
 
@@ -55,7 +55,7 @@ async function partRows(recorded: ReadonlyArray<{ answers: RecordedCall[] }>, re
     }
   };
   const language = () => {
-    for (const { answers } of recorded) for (const call of answers) readLanguage(textsOf(call.answer), LANGUAGE);
+    for (const { answers } of recorded) for (const call of answers) readLanguage(languageTextsOf(call), LANGUAGE);
   };
   const claims = () => recorded.forEach(({ answers }, i) => answers.forEach((call, j) => groundClaims(call, evidences[i]![j]!)));
   const parts: Array<[string, () => void]> = [
