@@ -31,6 +31,8 @@ export interface BenchProfile {
   largeBodyBytes: number;
   /** Rows of the generated train table of `dataset_stats` (20 columns; the test table has a tenth). */
   datasetRows: number;
+  /** Timed rounds of each `framework_floor` measure (after one untimed round). */
+  floorRounds: number;
 }
 
 const FULL: BenchProfile = {
@@ -50,6 +52,7 @@ const FULL: BenchProfile = {
   largeBodies: 10,
   largeBodyBytes: 40 * 1024 ** 2,
   datasetRows: 10_000_000,
+  floorRounds: 5,
 };
 
 const QUICK: BenchProfile = {
@@ -69,6 +72,7 @@ const QUICK: BenchProfile = {
   largeBodies: 10,
   largeBodyBytes: 10 * 1024 ** 2,
   datasetRows: 1_000_000,
+  floorRounds: 2,
 };
 
 export interface BenchOptions {

@@ -25,6 +25,7 @@ export const SUITES: Suite[] = [
   lazy("http_overhead", "ms", "analysis latency over real HTTP next to an echo handler", async () => (await import("./http-overhead.js")).benchHttpOverhead),
   lazy("parallel_efficiency", "ms", "wall time with a fixed-delay model ÷ the critical path", async () => (await import("./parallel-efficiency.js")).benchParallelEfficiency),
   lazy("concurrent_isolation", "ms", "10 analyses at once ÷ one alone, and the 11th refused", async () => (await import("./concurrent-isolation.js")).benchConcurrentIsolation),
+  lazy("framework_floor", "ms", "what the frameworks alone cost: the analysis graph with no-op nodes, one model call, the echo's HTTP", async () => (await import("./framework-floor.js")).benchFrameworkFloor),
   lazy("history_scaling", "ms", "offline analysis of large training histories", async () => (await import("./history-scaling.js")).benchHistoryScaling),
   lazy("compare_scaling", "ms", "POST /v1/compare offline: 50 to 500 runs × 2 series × 10⁴ points, time and peak RSS", async () => (await import("./compare-scaling.js")).benchCompareScaling),
   lazy("prompt_budget", "tokens", "estimated prompt tokens per agent for large histories", async () => (await import("./prompt-budget.js")).benchPromptBudget),

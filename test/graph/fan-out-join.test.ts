@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { decodeAnalysisRequest } from "../../artifacts/request.js";
 import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
 import { loadServiceSettings } from "../../config/env.js";
-import { buildAnalysisGraph } from "../../graph/build.js";
+import { ANALYSIS_NODES, buildAnalysisGraph } from "../../graph/build.js";
 import { Deadline } from "../../graph/deadline.js";
 import { createLimiter } from "../../graph/limiter.js";
 import { runAnalysis, StrictModeError } from "../../graph/run.js";
@@ -120,5 +120,21 @@ describe("analysis graph fan-out and join", () => {
     setTimeout(() => deadline.abort(new Error("client disconnected")), 20);
     await expect(run).rejects.toThrow();
     gate.open();
+  });
+  it("keeps its topology when given other node functions (the bench's framework floor runs it with no-ops)", async () => {
+    const order: string[] = [];
+    const noOp = (node: string) => async () => {
+      order.push(node);
+      return {};
+    };
+    const nodes = Object.fromEntries(Object.keys(ANALYSIS_NODES).map((node) => [node, noOp(node)])) as unknown as typeof ANALYSIS_NODES;
+    const counter = new NodeCounter();
+    const ctx = decodeAnalysisRequest(sample("full-image-classification.json"), "r");
+    await buildAnalysisGraph(nodes).invoke({ context: ctx }, { context: {}, maxConcurrency: 3, callbacks: [counter] });
+    expect(counter.runs).toEqual({ route: 1, analyzeDataset: 1, analyzeChecks: 1, analyzeTraining: 1, analyzeCheckpoint: 1, integrate: 1, advise: 1 });
+    expect(order[0]).toBe("route");
+    expect(order.slice(1, 5).sort()).toEqual(["analyzeCheckpoint", "analyzeChecks", "analyzeDataset", "analyzeTraining"]);
+    expect(order.slice(5)).toEqual(["integrate", "advise"]);
+    expect(counter.peak).toBe(3);
   });
 });
