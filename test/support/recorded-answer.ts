@@ -2,7 +2,7 @@ import { adviceTexts, reviewTexts, summaryTexts } from "../../llm/grounding/answ
 import { groundAdvice, groundReview, groundSummary } from "../../llm/grounding/answers.js";
 import type { GroundingEvidence } from "../../llm/grounding/evidence.js";
 import type { GroundingTally } from "../../llm/grounding/report.js";
-import type { AdviceOutput, AgentReviewOutput } from "../../llm/schemas.js";
+import { type AdviceOutput, type AgentReviewOutput, SCHEMA_NAMES } from "../../llm/schemas.js";
 import type { ChatRequestBody } from "./fake-openai.js";
 
 /**
@@ -26,11 +26,11 @@ export function recordedCall(body: ChatRequestBody, content: string): RecordedCa
 export const textsOf = (value: unknown): string[] =>
   typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(textsOf) : [];
 
-/** What the port does with an answer of each schema: the texts it reads the language of, and its claims checked. */
+/** What the port does with an answer of each schema (by the name it sends): the texts it reads the language of, and its claims checked. */
 const BY_SCHEMA: Record<string, { texts(answer: unknown): string[]; ground(answer: unknown, evidence: GroundingEvidence, tally: GroundingTally): unknown }> = {
-  agent_review: { texts: (a) => reviewTexts(a as AgentReviewOutput), ground: (a, e, t) => groundReview(a as AgentReviewOutput, e, t) },
-  cross_artifact_summary: { texts: (a) => summaryTexts(a as { summary: string }), ground: (a, e, t) => groundSummary((a as { summary: string }).summary, e, t) },
-  optimization_advice: { texts: (a) => adviceTexts(a as AdviceOutput), ground: (a, e, t) => groundAdvice(a as AdviceOutput, 100, e, t) },
+  [SCHEMA_NAMES.review]: { texts: (a) => reviewTexts(a as AgentReviewOutput), ground: (a, e, t) => groundReview(a as AgentReviewOutput, e, t) },
+  [SCHEMA_NAMES.summary]: { texts: (a) => summaryTexts(a as { summary: string }), ground: (a, e, t) => groundSummary((a as { summary: string }).summary, e, t) },
+  [SCHEMA_NAMES.advice]: { texts: (a) => adviceTexts(a as AdviceOutput), ground: (a, e, t) => groundAdvice(a as AdviceOutput, 100, e, t) },
 };
 
 function bySchema(schema: string | undefined) {
