@@ -188,10 +188,11 @@ function readProse(prose: string, expected: string, candidates: string[]): Langu
 export function readLanguage(texts: readonly string[], asked: Language): LanguageReading {
   const expected = ISO3[asked.code.split("-")[0]!.toLowerCase()];
   if (!expected) return { detected: null, matches: null };
-  if (clearlyIn(proseSample(texts), expected)) return { detected: ISO1.get(expected)!, matches: true };
+  const sample = proseSample(texts);
+  if (clearlyIn(sample, expected)) return { detected: ISO1.get(expected)!, matches: true };
   const candidates = [...new Set([expected, ...USUAL, ...siblingsOf(expected)])];
   const first = readProse(proseSample(texts, FIRST_READ_CHARS), expected, candidates);
-  return first.matches === true ? first : readProse(proseSample(texts), expected, candidates);
+  return first.matches === true ? first : readProse(sample, expected, candidates);
 }
 
 /** Whether franc can check a language (the service answers the others unchecked). */

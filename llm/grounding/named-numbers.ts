@@ -8,6 +8,8 @@ function charTable(chars: string): Uint8Array {
   return table;
 }
 const isIn = (table: Uint8Array, code: number) => code < table.length && table[code] === 1;
+/** Every UTF-16 code unit, for the characters anchors start with: one read per token, not a set lookup. */
+const CODE_UNITS = 0x10000;
 
 /** What ends a name in a sentence: white space, brackets, quotes and list punctuation. */
 const TOKEN_END = charTable(" \t\n\r\u00a0\u202f,;()[]{}\"'«»“”‘’");
@@ -34,10 +36,24 @@ export class NamedNumbers {
 
   private phraseNames = false;
 
-  addRange(name: string, start: number, end: number): void {
-    // A scan of a short name for a space, not a second lookup of it (a prompt records a few hundred ranges).
-    if (!this.phraseNames && name.includes(" ")) this.phraseNames = true;
-    pushRange(this.ranges, name, start, end);
+  /**
+   * Each key of the evidence as written and the ranges of its lower-case name: a prompt repeats a few dozen keys
+   * hundreds of times, so a key is lower-cased and its list found once, then one lookup per range.
+   */
+  private readonly rangesOfKey = new Map<string, number[]>();
+
+  /** Adds [start, end) to the values of the field `key` (as written; fields are named in lower case). */
+  addRange(key: string, start: number, end: number): void {
+    if (start === end) return;
+    let list = this.rangesOfKey.get(key);
+    if (list === undefined) {
+      const name = key.toLowerCase();
+      if (name.includes(" ")) this.phraseNames = true;
+      list = this.ranges.get(name);
+      if (list === undefined) this.ranges.set(name, (list = []));
+      this.rangesOfKey.set(key, list);
+    }
+    list.push(start, end);
   }
 
   hasPhrases(): boolean {
@@ -56,17 +72,18 @@ export class NamedNumbers {
   /** The shortest and longest anchor, and the characters anchors start with: most tokens are none, unsliced. */
   private shortest = Infinity;
   private longest = 0;
-  private readonly starts = new Set<number>();
+  private starts: Uint8Array | null = null;
 
   private indexAnchors(): void {
     const pending = this.pending ?? [];
+    const starts = (this.starts = new Uint8Array(CODE_UNITS));
     for (let i = 0; i < pending.length; i += 3) {
       const name = pending[i] as string;
       if (/\s/u.test(name)) this.phrases.add(name);
       pushRange(this.anchors, name, pending[i + 1] as number, pending[i + 2] as number);
       this.shortest = Math.min(this.shortest, name.length);
       this.longest = Math.max(this.longest, name.length);
-      this.starts.add(name.charCodeAt(0));
+      starts[name.charCodeAt(0)] = 1;
     }
     this.pending = null;
   }
@@ -77,22 +94,25 @@ export class NamedNumbers {
    */
   anchorsIn(text: string): string[] {
     if (this.pending) this.indexAnchors();
+    const { shortest, longest } = this;
+    const starts = this.starts!;
     // Names as given: the prompt asks the model to keep ids, metric and column names exactly as written.
-    const out: string[] = [];
+    let out: string[] | null = null;
     let start = 0;
-    for (let i = 0; i <= text.length; i++) {
-      if (i < text.length && !isIn(TOKEN_END, text.charCodeAt(i))) continue;
+    for (let i = 0, n = text.length; i <= n; i++) {
+      if (i < n && !isIn(TOKEN_END, text.charCodeAt(i))) continue;
       let end = i;
       // A sentence's closing mark (or a colon) sticks to the last word.
       while (end > start && isIn(CLOSING, text.charCodeAt(end - 1))) end--;
       const length = end - start;
-      if (length >= this.shortest && length <= this.longest && this.starts.has(text.charCodeAt(start))) {
+      if (length >= shortest && length <= longest && starts[text.charCodeAt(start)] === 1) {
         const token = text.slice(start, end);
-        if (this.anchors.has(token) && !out.includes(token)) out.push(token);
+        if (this.anchors.has(token) && !(out ??= []).includes(token)) out.push(token);
       }
       start = i + 1;
     }
-    for (const phrase of this.phrases) if (text.includes(phrase)) out.push(phrase);
+    out ??= [];
+    if (this.phrases.size) for (const phrase of this.phrases) if (text.includes(phrase)) out.push(phrase);
     return out;
   }
 

@@ -56,8 +56,6 @@ interface Parsed {
   decimals: number;
 }
 
-const GROUP_MARK = /[.,\u00a0\u202f '’]/u;
-const GROUP_MARKS = /[.,\u00a0\u202f '’]/gu;
 
 /** Whether digit groups are thousands: a first group of at most three digits, then groups of three. */
 const thousandsOk = (gs: string[]) => gs[0]!.length <= 3 && gs.slice(1).every((g) => g.length === 3);
@@ -83,9 +81,19 @@ function mantissas(raw: string): Parsed[][] {
     // So can a lone comma before other than three digits (French, Spanish, German decimals).
     if (c === 44) return [[{ value: Number(raw.replace(",", ".")), decimals }]];
   }
-  const groups = raw.split(GROUP_MARK);
-  const seps: string[] = raw.match(GROUP_MARKS) ?? [];
-  if (seps.length === 0) return [[{ value: Number(raw), decimals: 0 }]];
+  // Every character of a digit group that is not a digit is a mark (NUMBER's group has no other): the groups and
+  // marks are cut where the loop above found them, not by a split and a match of a pattern of the marks.
+  const groups: string[] = [];
+  const seps: string[] = [];
+  let from = 0;
+  for (let i = mark; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c >= 48 && c <= 57) continue;
+    groups.push(raw.slice(from, i));
+    seps.push(raw[i]!);
+    from = i + 1;
+  }
+  groups.push(raw.slice(from));
   // Several points and nothing else is a version or a dotted identifier, not a quantity.
   if (seps.length > 1 && seps.every((s) => s === ".") && groups.slice(1).some((g) => g.length !== 3)) return [];
   const out: Parsed[][] = [];
@@ -180,8 +188,14 @@ export function readingsOf(group: string, exponent: number, text: string, end: n
   const next = text.charCodeAt(end);
   const suffixAt = isSpace(next) ? end + 1 : end;
   const multipliers = suffixAt < text.length && SUFFIX_CHARS.has(text.charCodeAt(suffixAt)) ? multipliersAfter(text.slice(end, end + AFTER_CHARS)) : ONE;
+  const meanings = mantissas(group);
+  // Most numbers mean one value and carry no multiplier: read without the loops' closures and lists.
+  if (multipliers === ONE && meanings.length === 1 && meanings[0]!.length === 1) {
+    const { value, decimals } = meanings[0]![0]!;
+    return [[{ value: value * scale, tolerance: 0.5 * 10 ** -decimals * scale }]];
+  }
   const readings: Reading[][] = [];
-  for (const parts of mantissas(group)) {
+  for (const parts of meanings) {
     for (const mult of multipliers) readings.push(parts.map((p) => ({ value: p.value * scale * mult, tolerance: 0.5 * 10 ** -p.decimals * scale * mult })));
   }
   return readings;

@@ -1,10 +1,13 @@
 import { GROUNDING_REASONS, type GroundingReason, type GroundingReport, type LanguageCheck } from "../../domain/grounding.js";
 
+/** Every reason at zero: each tally starts from a copy, not from the entries built again. */
+const NO_REASONS = Object.fromEntries(GROUNDING_REASONS.map((r) => [r, 0])) as Record<GroundingReason, number>;
+
 /** Counts one answer's checks as the pass goes. */
 export class GroundingTally {
   private checked = 0;
   private grounded = 0;
-  private readonly reasons = Object.fromEntries(GROUNDING_REASONS.map((r) => [r, 0])) as Record<GroundingReason, number>;
+  private readonly reasons = { ...NO_REASONS };
   private dropped = 0;
 
   constructor(private readonly language: LanguageCheck) {}

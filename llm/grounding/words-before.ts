@@ -7,8 +7,8 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_
 /** [\p{L}\p{N}_]: accented letters, common in the prose before a number, read from the class table, not a pattern. */
 const isWordChar = (code: number): boolean => (code < 128 ? ASCII_WORD[code] === 1 : (classOf(code) & (LETTER | NUMERIC)) !== 0);
 
-/** A word whose lower case is not itself letter by letter (İ gives two characters, Σ a final ς by context). */
-const CONTEXTUAL_LOWER = /\u03a3/u;
+/** Σ: a word whose lower case is not itself letter by letter (a final ς by context), looked for with `includes`. */
+const CONTEXTUAL_LOWER = "\u03a3";
 
 /**
  * The words (runs of letters, digits and "_", lower case) of `text` within [from, to), nearest `to` first, at most
@@ -42,7 +42,7 @@ export function pickWordBefore<C>(text: string, from: number, to: number, max: n
     } else if (end >= 0) {
       const word = text.slice(i + 1, end);
       const lower = word.toLowerCase();
-      if (wide && (lower.length !== word.length || CONTEXTUAL_LOWER.test(word))) return undefined;
+      if (wide && (lower.length !== word.length || word.includes(CONTEXTUAL_LOWER))) return undefined;
       const picked = pick(lower, context);
       if (picked !== null) return picked;
       words++;
