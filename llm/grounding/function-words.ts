@@ -24,9 +24,13 @@ const MIN_SHARE = 1 / 8;
 /** ... and this many times those of any other listed language. */
 const DOMINANCE = 3;
 
-/** Each function word and the languages it belongs to: one lookup per word of the prose. */
-const LANGUAGES_OF = new Map<string, string[]>();
-for (const [code, words] of Object.entries(FUNCTION_WORDS)) for (const w of words) LANGUAGES_OF.set(w, [...(LANGUAGES_OF.get(w) ?? []), code]);
+/** The listed languages, by index: a word's languages and the hits of a prose are kept by these indexes. */
+const LISTED = Object.keys(FUNCTION_WORDS);
+/** Each function word and the indexes of the languages it belongs to: one lookup per word of the prose. */
+const LANGUAGES_OF = new Map<string, number[]>();
+for (const [index, code] of LISTED.entries()) for (const w of FUNCTION_WORDS[code]!) LANGUAGES_OF.set(w, [...(LANGUAGES_OF.get(w) ?? []), index]);
+/** The longest function word (UTF-16 units, lower case): a longer word is counted without being cut out and looked up. */
+const LONGEST = Math.max(...[...LANGUAGES_OF.keys()].map((w) => w.length));
 
 /** Whether some letter of `prose` is of another script than Latin: function words cannot speak for such prose (Japanese with English in it). */
 export function hasOtherScript(prose: string): boolean {
@@ -39,15 +43,15 @@ export function hasOtherScript(prose: string): boolean {
   return false;
 }
 
-/** Each run of letters (\p{L}+) of `text`, in order, read by character code. */
-export function letterRuns(text: string, visit: (word: string) => void): void {
+/** Each run of letters (\p{L}+) of `text`, in order, as its [start, end) in `text`, read by character code. */
+export function letterRuns(text: string, visit: (start: number, end: number) => void): void {
   let start = -1;
   for (let i = 0; i <= text.length; ) {
     const c = i < text.length ? codePointAt(text, i) : 32;
     const letter = c < 128 ? (c >= 97 && c <= 122) || (c >= 65 && c <= 90) : (classOf(c) & LETTER) !== 0;
     if (letter && start < 0) start = i;
     else if (!letter && start >= 0) {
-      visit(text.slice(start, i));
+      visit(start, i);
       start = -1;
     }
     i += i < text.length ? widthOf(c) : 1;
@@ -60,16 +64,18 @@ export function letterRuns(text: string, visit: (word: string) => void): void {
  * False means "not clear", never "another language".
  */
 export function clearlyIn(prose: string, language: string): boolean {
-  if (!FUNCTION_WORDS[language] || hasOtherScript(prose)) return false;
-  const hits: Record<string, number> = {};
+  const asked = LISTED.indexOf(language);
+  if (asked < 0 || hasOtherScript(prose)) return false;
+  const hits = LISTED.map(() => 0);
   let words = 0;
-  letterRuns(prose.toLowerCase(), (word) => {
+  const lower = prose.toLowerCase();
+  letterRuns(lower, (start, end) => {
     words++;
-    const codes = LANGUAGES_OF.get(word);
-    if (codes) for (const code of codes) hits[code] = (hits[code] ?? 0) + 1;
+    if (end - start > LONGEST) return;
+    const indexes = LANGUAGES_OF.get(lower.slice(start, end));
+    if (indexes) for (const index of indexes) hits[index]!++;
   });
-  const mine = hits[language] ?? 0;
+  const mine = hits[asked]!;
   if (mine < MIN_FUNCTION_WORDS || mine < words * MIN_SHARE) return false;
-  for (const code in hits) if (code !== language && hits[code]! * DOMINANCE > mine) return false;
-  return true;
+  return hits.every((count, index) => index === asked || count * DOMINANCE <= mine);
 }

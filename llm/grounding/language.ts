@@ -78,10 +78,16 @@ function tagEnd(text: string, open: number): number {
  * pattern per word (a tenth of the pass's time): a tag of at most MAX_TAG code points separates words, white
  * space (the \s of a pattern) ends them, and a word is left out when it holds a code character, a point before
  * a letter or digit (an id, a file name) or a lower-case letter before an upper-case one (CamelCase). With
- * `atLeast`, it stops at the first word that makes the prose that long: a beginning of the whole prose.
+ * `atLeast`, it stops at the first word that makes the prose that long: a beginning of the whole prose. Words kept
+ * one after the other with a single space between them as written are taken as one slice of the text (most
+ * prose is such runs): a slice and a join per word were half of the time.
  */
 export function proseOf(text: string, atLeast = Infinity): string {
   let out = "";
+  // The run of kept words being read, [chunk, chunkEnd) of the text, and the length of the prose so far.
+  let chunk = -1;
+  let chunkEnd = -1;
+  let used = 0;
   let start = -1;
   let code = false;
   let lower = false;
@@ -121,13 +127,20 @@ export function proseOf(text: string, atLeast = Infinity): string {
       continue;
     }
     if (start >= 0 && !code) {
-      out += out ? ` ${text.slice(start, i)}` : text.slice(start, i);
-      if (out.length >= atLeast) return out;
+      if (chunk >= 0 && start === chunkEnd + 1 && text.charCodeAt(chunkEnd) === 32) chunkEnd = i;
+      else {
+        if (chunk >= 0) out += out ? ` ${text.slice(chunk, chunkEnd)}` : text.slice(chunk, chunkEnd);
+        chunk = start;
+        chunkEnd = i;
+      }
+      used += (used ? 1 : 0) + (i - start);
+      if (used >= atLeast) break;
     }
     start = -1;
     code = lower = point = false;
     i = tag < 0 ? i + 1 : tag;
   }
+  if (chunk >= 0) out += out ? ` ${text.slice(chunk, chunkEnd)}` : text.slice(chunk, chunkEnd);
   return out;
 }
 
