@@ -1,12 +1,11 @@
 import type { AdviceOutput, AgentReviewOutput } from "../schemas.js";
 
-/** Every text of a review the model wrote, for the language check. */
+/** Every text of a review the model wrote, for the language check (pushed in turn: a list per finding was a twentieth of the check). */
 export function reviewTexts(a: AgentReviewOutput): string[] {
-  return [
-    a.summary,
-    ...a.findings.flatMap((f) => [f.title, f.description, f.recommendation_action ?? "", f.recommendation_rationale ?? ""]),
-    ...a.new_findings.flatMap((f) => [f.title, f.description]),
-  ];
+  const texts = [a.summary];
+  for (const f of a.findings) texts.push(f.title, f.description, f.recommendation_action ?? "", f.recommendation_rationale ?? "");
+  for (const f of a.new_findings) texts.push(f.title, f.description);
+  return texts;
 }
 
 /** The text of a cross-artifact summary, for the language check. */
@@ -16,5 +15,7 @@ export function summaryTexts(a: { summary: string }): string[] {
 
 /** Every text of the advice the model wrote, for the language check. */
 export function adviceTexts(a: AdviceOutput): string[] {
-  return [a.advice, ...a.recommendations.flatMap((r) => [r.action, r.rationale])];
+  const texts = [a.advice];
+  for (const r of a.recommendations) texts.push(r.action, r.rationale);
+  return texts;
 }

@@ -2,6 +2,7 @@ import type { GroundingReason } from "../../domain/grounding.js";
 import { type Severity, severityRank } from "../../domain/result.js";
 import type { GroundingEvidence } from "./evidence.js";
 import { type NumberSet, statedNumbers } from "./numbers.js";
+import { WordShapes } from "./word-shapes.js";
 import { lastWordsBefore, pickWordBefore } from "./words-before.js";
 
 
@@ -79,7 +80,7 @@ function namedField(text: string, index: number, evidence: GroundingEvidence): s
   const from = Math.max(0, index - NAME_WINDOW_CHARS);
   // Without two-word names each word stands alone: read back only as far as the nearest one that names a field.
   if (!evidence.byName.hasPhrases()) {
-    const field = pickWordBefore(text, from, index, NAME_WINDOW_WORDS, fieldNamedBy, evidence);
+    const field = pickWordBefore(text, from, index, NAME_WINDOW_WORDS, fieldNamedBy, evidence, fieldWordShapes(evidence));
     if (field !== undefined) return field;
   }
   const words =
@@ -95,6 +96,15 @@ function namedField(text: string, index: number, evidence: GroundingEvidence): s
     if (field !== null) return field;
   }
   return null;
+}
+
+/** The shapes of the words that may name a field of each evidence (fieldNamedBy's): its field names and the aggregation words. */
+const FIELD_WORD_SHAPES = new WeakMap<GroundingEvidence, WordShapes>();
+
+function fieldWordShapes(evidence: GroundingEvidence): WordShapes {
+  let shapes = FIELD_WORD_SHAPES.get(evidence);
+  if (!shapes) FIELD_WORD_SHAPES.set(evidence, (shapes = new WordShapes([...evidence.byName.fieldNames(), ...AGGREGATION_FIELDS.keys()])));
+  return shapes;
 }
 
 /** The field one word (lower case) names: itself when it is a field name, the field of an aggregation word, or null. */
@@ -132,7 +142,7 @@ function nearestPosition(positions: ReadonlyArray<[number, number]>, index: numb
 /**
  * Why a sentence fails against the evidence, or null when it holds: every id it cites exists, every number it
  * states matches a value shown (within the rounding written), of the field it names when it names one, and, in
- * a sentence that names items of the evidence (`anchorsIn`: findings, rule ids, series, tensors, columns,
+ * a sentence that names items of the evidence (`byName.anchorsIn`: findings, rule ids, series, tensors, columns,
  * checks, the recommendations of a finding), of that field in those items when they hold it ("for val/loss, min
  * 0.39" fails where 0.39 is train/loss's min; any value of the field stands when they hold none); a number put
  * at a position ("at step 7") must be the value paired with that position in the points of that field and
@@ -158,7 +168,7 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
     const field = namedField(plain, n.index, evidence);
     const position = positions.length ? nearestPosition(positions, n.index) : null;
     if (position !== null) {
-      anchors ??= evidence.anchorsIn(text);
+      anchors ??= evidence.byName.anchorsIn(text);
       const paired = evidence.byName.pairedWith(position, field, anchors);
       if (paired && !paired.grounds(n)) return "number";
     }
@@ -169,7 +179,7 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
     if (field !== null) {
       values = evidence.byName.get(field)!;
       if (evidence.byName.places(field) >= 2) {
-        anchors ??= evidence.anchorsIn(text);
+        anchors ??= evidence.byName.anchorsIn(text);
         values = (anchors.length ? evidence.byName.get(field, anchors) : undefined) ?? values;
       }
     }

@@ -10,7 +10,7 @@ export interface GroundingEvidence {
   numbers: NumberSpans;
   /**
    * The numbers under each field name (lower case), nested ones included: what "std 0.02" may state; with
-   * anchors (what `anchorsIn` found), only those inside the items they name (undefined when none holds the field).
+   * anchors (what `anchorsIn` finds), only those inside the items they name (undefined when none holds the field).
    */
   byName: {
     get(name: string, anchors?: readonly string[]): NumberSet | undefined;
@@ -18,6 +18,10 @@ export interface GroundingEvidence {
     places(name: string): number;
     /** Whether some field name has several words ("canned goods"). */
     hasPhrases(): boolean;
+    /** Every field name (lower case). */
+    fieldNames(): Iterable<string>;
+    /** The items of the evidence a text names (as written): finding and rule ids, series, tensors, columns, checks. */
+    anchorsIn(text: string): string[];
     /**
      * The values paired with `position` in the [position, value] pairs of a field (null: of any field) inside the
      * items named (all items when none is): [step, loss] points, a window's [start, end]; undefined when no pair
@@ -25,8 +29,6 @@ export interface GroundingEvidence {
      */
     pairedWith(position: number, name: string | null, anchors: readonly string[]): NumberSet | undefined;
   };
-  /** The items of the evidence a text names (as written): finding and rule ids, series, tensors, columns, checks. */
-  anchorsIn(text: string): string[];
   /** Finding ids, detector rule ids and agent names the answer may cite. */
   ids: ReadonlySet<string>;
   /** Each finding's severity, by id. */
@@ -147,5 +149,5 @@ export function collectEvidence(shown: unknown, texts?: TextValues): GroundingEv
     if (Array.isArray(o.finding_ids)) for (const id of o.finding_ids) if (typeof id === "string") ids.add(id);
   };
   walk(shown);
-  return { numbers: new NumberSpans(numbers, undefined, shownNumbers), byName, anchorsIn: (text) => byName.anchorsIn(text), ids, severityOf, top };
+  return { numbers: new NumberSpans(numbers, undefined, shownNumbers), byName, ids, severityOf, top };
 }

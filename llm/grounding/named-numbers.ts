@@ -60,6 +60,10 @@ export class NamedNumbers {
     return this.phraseNames;
   }
 
+  fieldNames(): Iterable<string> {
+    return this.ranges.keys();
+  }
+
   /** Anchors of several words ("canned goods"), which no token is: looked for in the whole text. */
   private readonly phrases = new Set<string>();
   /** Anchors as the walk found them, (name, start, end) in turn: indexed at the first sentence that needs them. */

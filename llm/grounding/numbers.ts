@@ -80,6 +80,16 @@ function mantissas(raw: string): Parsed[][] {
     if (c === 46) return [[{ value: Number(raw), decimals }]];
     // So can a lone comma before other than three digits (French, Spanish, German decimals).
     if (c === 44) return [[{ value: Number(raw.replace(",", ".")), decimals }]];
+  } else if (marks === 1) {
+    // One mark before three digits, what the general reading below gives at once: thousands ("1,800", "1 800"),
+    // and a decimal mark for a point or comma ("1.800" in English), else two numbers ("5 100": a count and a value).
+    const head = raw.slice(0, mark);
+    const tail = raw.slice(mark + 1);
+    const c = raw.charCodeAt(mark);
+    const out: Parsed[][] = head.length <= 3 ? [[{ value: Number(head + tail), decimals: 0 }]] : [];
+    if (c === 46 || c === 44) out.push([{ value: Number(`${head}.${tail}`), decimals: 3 }]);
+    else out.push([{ value: Number(head), decimals: 0 }, { value: Number(tail), decimals: 0 }]);
+    return out;
   }
   // Every character of a digit group that is not a digit is a mark (NUMBER's group has no other): the groups and
   // marks are cut where the loop above found them, not by a split and a match of a pattern of the marks.

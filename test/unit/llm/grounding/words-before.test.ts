@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { WordShapes } from "../../../../llm/grounding/word-shapes.js";
 import { lastWordsBefore, pickWordBefore } from "../../../../llm/grounding/words-before.js";
 import { randomTexts } from "./random-text.js";
 
@@ -33,6 +34,24 @@ describe("lastWordsBefore", () => {
       if (picked !== undefined) expect(picked, JSON.stringify({ text, from, to, max })).toBe(nearest);
       else expect(lastWordsBefore(text, from, to, max)).toBeNull();
     }
+  });
+
+  it("passes over only words of no shape of the set it is given, picking what it picks without them", () => {
+    const alphabet = ["a", "b", "Z", "B", "_", "7", " ", ".", "é", "É", "σ", "Σ", "İ", "日", "𝐀", "-", "ß", "Ω"];
+    const wanted = new Set(["ab", "b", "éa", "σz", "ω", "日a", "𝐀b", "a_7", "ß"]);
+    const takes = (word: string) => (wanted.has(word) ? `<${word}>` : null);
+    const shapes = new WordShapes(wanted);
+    let picked = 0;
+    for (const [k, text] of randomTexts(alphabet, 20_000, 30, 5).entries()) {
+      const to = k % (text.length + 1);
+      const from = Math.max(0, to - 1 - (k % 23));
+      const max = 1 + (k % 6);
+      const withShapes = pickWordBefore(text, from, to, max, takes, null, shapes);
+      expect(withShapes, JSON.stringify({ text, from, to, max })).toBe(pickWordBefore(text, from, to, max, takes, null));
+      if (withShapes) picked++;
+    }
+    // The texts hold the words asked for often enough that the comparison is not one of nulls only.
+    expect(picked).toBeGreaterThan(1_000);
   });
 
   it("agrees with the slice on random texts of ASCII, accented, Greek, CJK and astral letters", () => {
