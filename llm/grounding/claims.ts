@@ -193,10 +193,25 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
   return null;
 }
 
-/** The text with every cited id replaced by a space. */
+/**
+ * The text with every occurrence of each cited id replaced by a space, left to right as `split(id).join(" ")`
+ * does: the pieces found with `indexOf` and joined into one flat string (a concatenation would leave a rope the
+ * patterns after must flatten), without the list of every piece `split` makes.
+ */
 function withoutIds(text: string, ids: readonly string[]): string {
   let plain = text;
-  for (const id of ids) plain = plain.split(id).join(" ");
+  for (const id of ids) {
+    let at = plain.indexOf(id);
+    if (at < 0) continue;
+    const pieces: string[] = [];
+    let from = 0;
+    for (; at >= 0; at = plain.indexOf(id, from)) {
+      pieces.push(plain.slice(from, at));
+      from = at + id.length;
+    }
+    pieces.push(plain.slice(from));
+    plain = pieces.join(" ");
+  }
   return plain;
 }
 

@@ -46,16 +46,27 @@ export function hasOtherScript(prose: string): boolean {
 /** Each run of letters (\p{L}+) of `text`, in order, as its [start, end) in `text`, read by character code. */
 export function letterRuns(text: string, visit: (start: number, end: number) => void): void {
   let start = -1;
-  for (let i = 0; i <= text.length; ) {
-    const c = i < text.length ? codePointAt(text, i) : 32;
-    const letter = c < 128 ? (c >= 97 && c <= 122) || (c >= 65 && c <= 90) : (classOf(c) & LETTER) !== 0;
-    if (letter && start < 0) start = i;
-    else if (!letter && start >= 0) {
+  const length = text.length;
+  for (let i = 0; i < length; ) {
+    let c = text.charCodeAt(i);
+    let width = 1;
+    let letter: boolean;
+    // An ASCII letter is one with bit 5 set in a-z; other characters are read whole and asked their class.
+    if (c < 128) letter = (c | 32) >= 97 && (c | 32) <= 122;
+    else {
+      c = codePointAt(text, i);
+      width = widthOf(c);
+      letter = (classOf(c) & LETTER) !== 0;
+    }
+    if (letter) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
       visit(start, i);
       start = -1;
     }
-    i += i < text.length ? widthOf(c) : 1;
+    i += width;
   }
+  if (start >= 0) visit(start, length);
 }
 
 /**
