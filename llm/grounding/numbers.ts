@@ -60,6 +60,25 @@ interface Parsed {
 /** Whether digit groups are thousands: a first group of at most three digits, then groups of three. */
 const thousandsOk = (gs: string[]) => gs[0]!.length <= 3 && gs.slice(1).every((g) => g.length === 3);
 
+/** The powers of ten a decimal value is divided by, written out (each exact). */
+const POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+/** Digits an integer of which is exact in a double, with room: 15. */
+const EXACT_DIGITS = 15;
+
+/**
+ * The value of the digits of `raw` with a decimal mark at `mark` (-1: none) and `decimals` digits after it, as
+ * Number() reads them with a point there: the digits as an integer over a power of ten, both exact, so the one
+ * rounding is the division's, as correct as Number's own (which copying the text with a point costs more than
+ * this whole reading); Number() for more digits than an integer holds exactly.
+ */
+function decimalValue(raw: string, mark: number, decimals: number): number {
+  const digits = mark < 0 ? raw.length : raw.length - 1;
+  if (digits > EXACT_DIGITS) return Number(mark < 0 ? raw : `${raw.slice(0, mark)}.${raw.slice(mark + 1)}`);
+  let n = 0;
+  for (let i = 0; i < raw.length; i++) if (i !== mark) n = n * 10 + (raw.charCodeAt(i) - 48);
+  return n / POWERS_OF_TEN[decimals]!;
+}
+
 /** The values a digit group can mean: point or comma as the decimal mark, the other marks as thousands. */
 function mantissas(raw: string): Parsed[][] {
   // The common cases are told by where the one mark is, if any, read by character code rather than by three
@@ -72,14 +91,13 @@ function mantissas(raw: string): Parsed[][] {
       if (marks++ === 0) mark = i;
     }
   }
-  if (marks === 0) return [[{ value: Number(raw), decimals: 0 }]];
+  if (marks === 0) return [[{ value: decimalValue(raw, -1, 0), decimals: 0 }]];
   const decimals = raw.length - mark - 1;
   if (marks === 1 && decimals !== 3) {
     const c = raw.charCodeAt(mark);
-    // A point before other than three digits can only be a decimal point: the common case, read at once.
-    if (c === 46) return [[{ value: Number(raw), decimals }]];
-    // So can a lone comma before other than three digits (French, Spanish, German decimals).
-    if (c === 44) return [[{ value: Number(raw.replace(",", ".")), decimals }]];
+    // A point or a lone comma before other than three digits can only be a decimal mark (a comma in French,
+    // Spanish, German): the common case, read at once.
+    if (c === 46 || c === 44) return [[{ value: decimalValue(raw, mark, decimals), decimals }]];
   } else if (marks === 1) {
     // One mark before three digits, what the general reading below gives at once: thousands ("1,800", "1 800"),
     // and a decimal mark for a point or comma ("1.800" in English), else two numbers ("5 100": a count and a value).

@@ -111,4 +111,19 @@ describe("readingsOf a digit group", () => {
     }
     expect(read).toBeGreaterThan(1000);
   });
+
+  it("reads a decimal of any length to the value Number() gives it with a point, the last digit included", () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let k = 0; k < 20_000; k++) {
+      const digits = Array.from({ length: 2 + Math.floor(random() * 19) }, () => Math.floor(random() * 10)).join("");
+      // A mark before other than three digits, or none: one decimal reading (more digits than a double holds included).
+      const at = 1 + Math.floor(random() * (digits.length - 1));
+      const decimals = digits.length - at;
+      const mark = random() < 0.5 ? "." : ",";
+      const group = decimals === 3 || random() < 0.2 ? digits : `${digits.slice(0, at)}${mark}${digits.slice(at)}`;
+      const expected = group === digits ? Number(digits) : Number(`${digits.slice(0, at)}.${digits.slice(at)}`);
+      expect(readingsOf(group, 0, group, group.length)[0]![0]!.value, group).toBe(expected);
+    }
+  });
 });
