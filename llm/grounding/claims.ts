@@ -31,10 +31,28 @@ export function claimedSeverity(text: string): Severity | null {
 /** A finding id's start, looked for without look-behind or Unicode classes before the full pattern is run. */
 const FINDING_PREFIX = /(?:dataset|checks|training|checkpoint|cross)\./;
 
-/** Ids a sentence cites: finding ids and detector rule ids. */
-export function citedIds(text: string): string[] {
+/**
+ * What the sentences of one text may hold, asked once of the whole text: a sentence is a piece of its text, so
+ * a stem, a finding id's start or a digit none of the text holds is in none of its sentences (the patterns
+ * asked have no look-behind). A text of several sentences (summaries, descriptions) is spared asking each.
+ */
+export interface TextHints {
+  grades: boolean;
+  citesFindings: boolean;
+  digits: boolean;
+}
+
+/** What a text may hold when it was not asked: anything. */
+export const ANY_TEXT: TextHints = { grades: true, citesFindings: true, digits: true };
+
+export function textHints(text: string): TextHints {
+  return { grades: SEVERITY_STEM.test(text), citesFindings: FINDING_PREFIX.test(text), digits: DIGIT.test(text) };
+}
+
+/** Ids a sentence cites: finding ids and detector rule ids (finding ids only where its text may cite one). */
+export function citedIds(text: string, hints: TextHints = ANY_TEXT): string[] {
   const ids: string[] = [];
-  if (FINDING_PREFIX.test(text)) matchesOf(FINDING_ID, text, ids);
+  if (hints.citesFindings && FINDING_PREFIX.test(text)) matchesOf(FINDING_ID, text, ids);
   // A rule id has a dash: most sentences have none, and are spared the second scan.
   if (text.includes("-")) matchesOf(RULE_ID, text, ids);
   return ids;
@@ -149,13 +167,14 @@ function nearestPosition(positions: ReadonlyArray<[number, number]>, index: numb
  * those items, when they hold points ("for val/loss, 0.41 at step 12" fails where val/loss is 0.41 at step
  * 34); a severity it claims is no higher than the findings it cites or, citing none, than `allowed`.
  */
-export function checkSentence(text: string, evidence: GroundingEvidence, allowed: Severity): GroundingReason | null {
-  const ids = citedIds(text);
+export function checkSentence(text: string, evidence: GroundingEvidence, allowed: Severity, hints: TextHints = ANY_TEXT): GroundingReason | null {
+  const ids = citedIds(text, hints);
   for (const id of ids) if (!evidence.ids.has(id)) return "unknown_id";
   // Digits inside cited ids are names, not quantities; a sentence without digits (most that cite ids) is spared
   // taking them out.
-  const plain = ids.length && DIGIT.test(text) ? withoutIds(text, ids) : text;
-  const numbers = DIGIT.test(plain) ? statedNumbers(plain) : [];
+  const digits = hints.digits && DIGIT.test(text);
+  const plain = ids.length && digits ? withoutIds(text, ids) : text;
+  const numbers = digits && (plain === text || DIGIT.test(plain)) ? statedNumbers(plain) : [];
   // The items the sentence names: looked for once, and only for a field held in several places of the evidence.
   let anchors: string[] | undefined;
   const positions = numbers.length > 1 ? positionsIn(plain) : [];
@@ -187,7 +206,7 @@ export function checkSentence(text: string, evidence: GroundingEvidence, allowed
   }
   // A sentence may claim up to critical: one that may claim critical is spared reading what it claims.
   const bound = severityBound(ids, evidence, allowed);
-  if (bound === "critical") return null;
+  if (bound === "critical" || !hints.grades) return null;
   const claimed = claimedSeverity(text);
   if (claimed && severityRank(claimed) < severityRank(bound)) return "severity";
   return null;
