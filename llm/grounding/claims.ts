@@ -118,10 +118,11 @@ function namedField(text: string, index: number, evidence: GroundingEvidence): s
 
 /** The shapes of the words that may name a field of each evidence (fieldNamedBy's): its field names and the aggregation words. */
 const FIELD_WORD_SHAPES = new WeakMap<GroundingEvidence, WordShapes>();
+const AGGREGATION_WORD_SHAPES = new WordShapes(AGGREGATION_FIELDS.keys());
 
 function fieldWordShapes(evidence: GroundingEvidence): WordShapes {
   let shapes = FIELD_WORD_SHAPES.get(evidence);
-  if (!shapes) FIELD_WORD_SHAPES.set(evidence, (shapes = new WordShapes([...evidence.byName.fieldNames(), ...AGGREGATION_FIELDS.keys()])));
+  if (!shapes) FIELD_WORD_SHAPES.set(evidence, (shapes = new WordShapes(evidence.byName.fieldNames(), AGGREGATION_WORD_SHAPES)));
   return shapes;
 }
 

@@ -8,8 +8,6 @@ function charTable(chars: string): Uint8Array {
   return table;
 }
 const isIn = (table: Uint8Array, code: number) => code < table.length && table[code] === 1;
-/** Every UTF-16 code unit, for the characters anchors start with: one read per token, not a set lookup. */
-const CODE_UNITS = 0x10000;
 
 /** What ends a name in a sentence: white space, brackets, quotes and list punctuation. */
 const TOKEN_END = charTable(" \t\n\r\u00a0\u202f,;()[]{}\"'«»“”‘’");
@@ -73,23 +71,38 @@ export class NamedNumbers {
     if (start < end) this.pending!.push(name, start, end);
   }
 
-  /** The shortest and longest anchor, and the characters anchors start with: most tokens are none, unsliced. */
+  /**
+   * The shortest and longest anchor, and the characters anchors start with (ASCII ones in a table read per token,
+   * the others in a set): most tokens are none, unsliced.
+   */
   private shortest = Infinity;
   private longest = 0;
-  private starts: Uint8Array | null = null;
+  /** Four words of 32 bits, a bit per ASCII character (a typed array's own buffer cost more to make, per prompt). */
+  private readonly asciiStarts = [0, 0, 0, 0];
+  private readonly otherStarts = new Set<number>();
 
   private indexAnchors(): void {
     const pending = this.pending ?? [];
-    const starts = (this.starts = new Uint8Array(CODE_UNITS));
     for (let i = 0; i < pending.length; i += 3) {
       const name = pending[i] as string;
-      if (/\s/u.test(name)) this.phrases.add(name);
-      pushRange(this.anchors, name, pending[i + 1] as number, pending[i + 2] as number);
-      this.shortest = Math.min(this.shortest, name.length);
-      this.longest = Math.max(this.longest, name.length);
-      starts[name.charCodeAt(0)] = 1;
+      let ranges = this.anchors.get(name);
+      // A name is measured once, however many items it names.
+      if (ranges === undefined) {
+        this.anchors.set(name, (ranges = []));
+        if (/\s/u.test(name)) this.phrases.add(name);
+        this.shortest = Math.min(this.shortest, name.length);
+        this.longest = Math.max(this.longest, name.length);
+        const first = name.charCodeAt(0);
+        if (first < 128) this.asciiStarts[first >> 5]! |= 1 << (first & 31);
+        else this.otherStarts.add(first);
+      }
+      ranges.push(pending[i + 1] as number, pending[i + 2] as number);
     }
     this.pending = null;
+  }
+
+  private startsAnchor(first: number): boolean {
+    return first < 128 ? (this.asciiStarts[first >> 5]! & (1 << (first & 31))) !== 0 : this.otherStarts.has(first);
   }
 
   /**
@@ -99,7 +112,6 @@ export class NamedNumbers {
   anchorsIn(text: string): string[] {
     if (this.pending) this.indexAnchors();
     const { shortest, longest } = this;
-    const starts = this.starts!;
     // Names as given: the prompt asks the model to keep ids, metric and column names exactly as written.
     let out: string[] | null = null;
     let start = 0;
@@ -109,7 +121,7 @@ export class NamedNumbers {
       // A sentence's closing mark (or a colon) sticks to the last word.
       while (end > start && isIn(CLOSING, text.charCodeAt(end - 1))) end--;
       const length = end - start;
-      if (length >= shortest && length <= longest && starts[text.charCodeAt(start)] === 1) {
+      if (length >= shortest && length <= longest && this.startsAnchor(text.charCodeAt(start))) {
         const token = text.slice(start, end);
         if (this.anchors.has(token) && !(out ??= []).includes(token)) out.push(token);
       }
@@ -199,11 +211,4 @@ function firstAtOrAfter(sorted: readonly number[], value: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-function pushRange(map: Map<string, number[]>, key: string, start: number, end: number): void {
-  if (start === end) return;
-  const list = map.get(key);
-  if (list) list.push(start, end);
-  else map.set(key, [start, end]);
 }

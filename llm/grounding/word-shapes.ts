@@ -1,5 +1,5 @@
-/** Lengths a shape table tells apart; a longer word always may be one of the words. */
-const LENGTHS = 32;
+/** Lengths a shape table tells apart (a bit each, the masks staying small integers); a longer word always may be one of the words. */
+const LENGTHS = 30;
 
 /** The lower case of each UTF-16 unit (+1; 0: not read yet), for the first character of a word. */
 const LOWER_UNIT = new Uint16Array(0x10000);
@@ -21,11 +21,17 @@ const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
  * "of", "à", "s'établit") have the shape of no field.
  */
 export class WordShapes {
-  /** Per first character, a bit per length below LENGTHS. */
-  private readonly ascii = new Uint32Array(128);
-  private readonly others = new Map<number, number>();
+  /**
+   * Per first character, a bit per length below LENGTHS: ASCII ones in a plain list (a typed array's own buffer
+   * cost more to make, once per prompt, than its reads save), the others in a map.
+   */
+  private readonly ascii: number[];
+  private readonly others: Map<number, number>;
 
-  constructor(words: Iterable<string>) {
+  /** The shapes of `words`, and of `base`'s words when given (copied, so a shared base is built once). */
+  constructor(words: Iterable<string>, base?: WordShapes) {
+    this.ascii = base ? base.ascii.slice() : new Array<number>(128).fill(0);
+    this.others = new Map(base?.others);
     for (const word of words) {
       if (!word || word.length >= LENGTHS) continue;
       const first = word.charCodeAt(0);
