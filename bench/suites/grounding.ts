@@ -41,7 +41,9 @@ function groundClaims(call: RecordedCall, evidence: GroundingEvidence): void {
 /**
  * Where the pass's time goes, per analysis of a sample request (the mean over them): building the evidence of
  * every prompt (a new memo of texts per analysis), reading the answers' language, and checking their sentences
- * against evidence built beforehand; each the median of `repeats` samples of PASSES_PER_SAMPLE passes.
+ * against evidence built beforehand; each the median of `repeats` samples of PASSES_PER_SAMPLE passes. The
+ * evidence's indexes that a prompt's first check builds (its items named, the shapes of its field names) are
+ * built once there for every pass, so they are in no part: the per-request rows, a new evidence per pass, hold them.
  */
 async function partRows(recorded: ReadonlyArray<{ answers: RecordedCall[] }>, repeats: number): Promise<BenchRow[]> {
   const evidences = recorded.map(({ answers }) => {
@@ -149,7 +151,7 @@ export async function benchGrounding(profile: BenchProfile): Promise<BenchResult
     ratio: ratioOf(worstRow.value, worstRow.baseline),
     target: `< ${TARGET_SHARE * 100} % of the offline analysis time, for every request`,
     met: rows.every((r) => r.met !== false),
-    description: `grounding pass CPU time per analysis (evidence index, language check, every sentence of every agent's answer; median of ${repeats} samples, each the mean of ${PASSES_PER_SAMPLE} passes, after ${WARM_UP_PASSES} untimed passes over every request) for the request where it weighs most (${worstRow.metric}); rows: every sample request and the largest benchmark history, then the pass by part (per sample analysis, the mean over them)`,
+    description: `grounding pass CPU time per analysis (evidence index, language check, every sentence of every agent's answer; median of ${repeats} samples, each the mean of ${PASSES_PER_SAMPLE} passes, after ${WARM_UP_PASSES} untimed passes over every request) for the request where it weighs most (${worstRow.metric}); rows: every sample request and the largest benchmark history, then the pass by part (per sample analysis, the mean over them; the sentences checked against evidence whose indexes an earlier pass built, which the per-request rows build anew)`,
     baselineDescription: "CPU time of the same request analysed offline (no LLM), median of the same number of runs after one untimed run of every request",
     rows,
     detail: { repeats, samples: samples.length, history_points: largest },
