@@ -4,6 +4,7 @@ import { NamedNumbers } from "./named-numbers.js";
 import { type NumberSet, NumberSpans } from "./numbers.js";
 import { ShownNumbers } from "./shown-numbers.js";
 import type { TextValues } from "./text-values.js";
+import { WordShapes } from "./word-shapes.js";
 
 /** What a model answer is checked against: the values, ids and severities of the evidence it was given. */
 export interface GroundingEvidence {
@@ -48,17 +49,10 @@ const ANCHOR_LISTS = ["finding_ids"] as const;
 const ANCHOR_KEY_LISTS = new Map<string, boolean>([...ANCHOR_KEYS.map((k) => [k, false] as const), ...ANCHOR_LISTS.map((k) => [k, true] as const)]);
 
 /**
- * The first character and length of every anchor key, as one index of a table: a key of another shape (most keys)
- * is none without a lookup of it. The walk meets ~800 keys per analysis; the lookup was a tenth of its time.
+ * The first character and length of every anchor key: a key of another shape (most keys) is none without a
+ * lookup of it. The walk meets ~800 keys per analysis; the lookup was a tenth of its time.
  */
-const SHAPE_LENGTHS = 16;
-const shapeOf = (key: string) => (key.length < SHAPE_LENGTHS ? key.charCodeAt(0) * SHAPE_LENGTHS + key.length : -1);
-const ANCHOR_SHAPES = new Uint8Array(128 * SHAPE_LENGTHS);
-for (const key of ANCHOR_KEY_LISTS.keys()) ANCHOR_SHAPES[shapeOf(key)] = 1;
-const mayBeAnchorKey = (key: string) => {
-  const shape = shapeOf(key);
-  return shape >= 0 && shape < ANCHOR_SHAPES.length && ANCHOR_SHAPES[shape] === 1;
-};
+const ANCHOR_KEY_SHAPES = new WordShapes(ANCHOR_KEY_LISTS.keys());
 
 /** The names of one object of the evidence (ANCHOR_KEYS' values, finding_ids' items), as written. */
 export function anchorNamesOf(o: Record<string, unknown>): string[] {
@@ -123,7 +117,7 @@ export function collectEvidence(shown: unknown, texts?: TextValues): GroundingEv
         } else if (item !== null && typeof item === "object") walk(item);
         // Most keys hold text without a number (titles, descriptions): nothing to record, not even the name.
         if (numbers.length > start) byName.addRange(key, start, numbers.length);
-        if (!mayBeAnchorKey(key)) continue;
+        if (!ANCHOR_KEY_SHAPES.mayHold(key.charCodeAt(0), key.length)) continue;
         const list = ANCHOR_KEY_LISTS.get(key);
         if (list !== undefined) namesOf(item, list, (names ??= []));
       }

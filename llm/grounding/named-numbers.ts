@@ -72,7 +72,7 @@ export class NamedNumbers {
   }
 
   /**
-   * The shortest and longest anchor, and the characters anchors start with (ASCII ones in a table read per token,
+   * The shortest and longest anchor, and the characters anchors start with (ASCII ones as bits read per token,
    * the others in a set): most tokens are none, unsliced.
    */
   private shortest = Infinity;

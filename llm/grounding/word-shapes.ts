@@ -46,6 +46,7 @@ export class WordShapes {
    * long, may be one of the words.
    */
   mayHold(unit: number, length: number): boolean {
+    if (length === 0) return false;
     if (length >= LENGTHS || isSurrogate(unit)) return true;
     const first = lowerUnit(unit);
     const lengths = first < 128 ? this.ascii[first]! : (this.others.get(first) ?? 0);
