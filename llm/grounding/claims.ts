@@ -45,6 +45,7 @@ export interface TextHints {
 /** What a text may hold when it was not asked: anything. */
 export const ANY_TEXT: TextHints = { grades: true, citesFindings: true, digits: true };
 
+/** What one text may hold: three pattern runs over the whole text, for its sentences to skip. */
 export function textHints(text: string): TextHints {
   return { grades: SEVERITY_STEM.test(text), citesFindings: FINDING_PREFIX.test(text), digits: DIGIT.test(text) };
 }

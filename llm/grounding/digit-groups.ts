@@ -18,14 +18,16 @@ const POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e1
 const EXACT_DIGITS = 15;
 
 /**
- * The value of the digits of `raw` with a decimal mark at `mark` (-1: none) and `decimals` digits after it, as
- * Number() reads them with a point there: the digits as an integer over a power of ten, both exact, so the one
- * rounding is the division's, as correct as Number's own (which copying the text with a point costs more than
- * this whole reading); Number() for more digits than an integer holds exactly.
+ * The value of the digits of `raw`, a mark at `mark` (-1: none) left out, with `decimals` of them after the point
+ * (0 where the mark separates thousands), as Number() reads them: the digits as an integer over a power of ten,
+ * both exact, so the one rounding is the division's, as correct as Number's own (copying the text with a point
+ * cost more than this whole reading); Number() for more digits than an integer holds exactly.
  */
 function decimalValue(raw: string, mark: number, decimals: number): number {
-  const digits = mark < 0 ? raw.length : raw.length - 1;
-  if (digits > EXACT_DIGITS) return Number(mark < 0 ? raw : `${raw.slice(0, mark)}.${raw.slice(mark + 1)}`);
+  if ((mark < 0 ? raw.length : raw.length - 1) > EXACT_DIGITS) {
+    const digits = mark < 0 ? raw : raw.slice(0, mark) + raw.slice(mark + 1);
+    return Number(decimals ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits);
+  }
   let n = 0;
   for (let i = 0; i < raw.length; i++) if (i !== mark) n = n * 10 + (raw.charCodeAt(i) - 48);
   return n / POWERS_OF_TEN[decimals]!;
@@ -53,12 +55,10 @@ export function mantissas(raw: string): Parsed[][] {
   } else if (marks === 1) {
     // One mark before three digits, what the general reading below gives at once: thousands ("1,800", "1 800"),
     // and a decimal mark for a point or comma ("1.800" in English), else two numbers ("5 100": a count and a value).
-    const head = raw.slice(0, mark);
-    const tail = raw.slice(mark + 1);
     const c = raw.charCodeAt(mark);
-    const out: Parsed[][] = head.length <= 3 ? [[{ value: Number(head + tail), decimals: 0 }]] : [];
-    if (c === 46 || c === 44) out.push([{ value: Number(`${head}.${tail}`), decimals: 3 }]);
-    else out.push([{ value: Number(head), decimals: 0 }, { value: Number(tail), decimals: 0 }]);
+    const out: Parsed[][] = mark <= 3 ? [[{ value: decimalValue(raw, mark, 0), decimals: 0 }]] : [];
+    if (c === 46 || c === 44) out.push([{ value: decimalValue(raw, mark, 3), decimals: 3 }]);
+    else out.push([{ value: decimalValue(raw.slice(0, mark), -1, 0), decimals: 0 }, { value: decimalValue(raw.slice(mark + 1), -1, 0), decimals: 0 }]);
     return out;
   }
   // Every character of a digit group that is not a digit is a mark (NUMBER's group has no other): the groups and
