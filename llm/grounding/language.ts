@@ -199,7 +199,7 @@ function readProse(prose: string, expected: string, candidates: string[]): Langu
  * profile for, or too little prose, is not judged.
  */
 export function readLanguage(texts: readonly string[], asked: Language): LanguageReading {
-  const expected = ISO3[asked.code.split("-")[0]!.toLowerCase()];
+  const expected = francCodeOf(asked);
   if (!expected) return { detected: null, matches: null };
   const sample = proseSample(texts);
   if (clearlyIn(sample, expected)) return { detected: ISO1.get(expected)!, matches: true };
@@ -210,5 +210,10 @@ export function readLanguage(texts: readonly string[], asked: Language): Languag
 
 /** Whether franc can check a language (the service answers the others unchecked). */
 export function isCheckable(language: Language): boolean {
-  return ISO3[language.code.split("-")[0]!.toLowerCase()] !== undefined;
+  return francCodeOf(language) !== undefined;
+}
+
+/** The ISO 639-3 code franc reads a language by, or undefined when franc has no profile for it. */
+export function francCodeOf(language: Language): string | undefined {
+  return ISO3[language.code.split("-")[0]!.toLowerCase()];
 }
