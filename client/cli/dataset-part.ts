@@ -31,12 +31,12 @@ function progressBar(io: Io, p: Palette): { update: (step: string, done: number 
 }
 
 /**
- * `--data [--test] [--target]`: the dataset artifact computed here from the files, as a part that comes after
+ * `--data [--test] [--target] [--time-column]`: the dataset artifact computed here from the files, as a part that comes after
  * the detected ones (so it wins over a dataset found in the paths). Bad input is an INPUT error (exit 2) naming
  * the file, column and line, and nothing is sent.
  */
 export async function datasetPart(
-  o: { data: string; test: string | null; target: string | null; quiet: boolean; progress: boolean | null },
+  o: { data: string; test: string | null; target: string | null; timeColumn: string | null; quiet: boolean; progress: boolean | null },
   io: Io,
   p: Palette,
 ): Promise<ArtifactPart> {
@@ -46,6 +46,7 @@ export async function datasetPart(
       data: o.data,
       ...(o.test ? { test: o.test } : {}),
       ...(o.target ? { target: o.target } : {}),
+      ...(o.timeColumn ? { timeColumn: o.timeColumn } : {}),
       ...(bar ? { onProgress: (step: string, done: number | null) => bar.update(step.replace(o.data, basename(o.data)).replace(o.test ?? "\0", basename(o.test ?? "")), done) } : {}),
     });
     if (!o.quiet) {

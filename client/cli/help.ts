@@ -51,7 +51,10 @@ Service:
 Dataset (statistics computed here, docs/client-dataset.md):
   --data <file>           training data: CSV, TSV, Parquet or JSON Lines (.gz for the text formats)
   --test <file>           held-out data: adds train/test overlap and per-column drift
-  --target <column>       label column: class distribution per split
+  --target <column>       label column: class distribution per split, how well each feature alone predicts
+                          it (train and test), rows with conflicting labels
+  --time-column <column>  the column train and test are split on in time: test rows dated before the last
+                          train row (default: the first date/time column both files have)
 
 MLflow:
   --record-to-mlflow <id> log the request, dataset statistics, diagnosis JSON and HTML report under diagnosis/

@@ -70,6 +70,7 @@ export const ANALYSE_OPTIONS = {
   data: { type: "string" },
   test: { type: "string" },
   target: { type: "string" },
+  "time-column": { type: "string" },
   "record-to-mlflow": { type: "string" },
   "dataset-name": { type: "string" },
   "model-name": { type: "string" },
@@ -87,10 +88,11 @@ export interface AnalyseOptions extends ConnectionOptions {
   dryRun: boolean;
   serverPaths: boolean;
   mlflowRun: string | null;
-  /** `--data`, `--test`, `--target`: compute the dataset statistics here from data files (client/dataset). */
+  /** `--data`, `--test`, `--target`, `--time-column`: compute the dataset statistics here from data files (client/dataset). */
   data: string | null;
   test: string | null;
   target: string | null;
+  timeColumn: string | null;
   /** `--record-to-mlflow <run id>`: log the request and diagnosis into that run (MLFLOW_TRACKING_URI). */
   recordToMlflow: string | null;
   datasetName: string | null;
@@ -143,6 +145,7 @@ export function readAnalyseOptions(args: string[], env: Record<string, string | 
     data: v.data ?? null,
     test: v.test ?? null,
     target: v.target ?? null,
+    timeColumn: v["time-column"] ?? null,
     recordToMlflow: v["record-to-mlflow"] ?? null,
     datasetName: v["dataset-name"] ?? null,
     modelName: v["model-name"] ?? null,
@@ -154,8 +157,11 @@ export function readAnalyseOptions(args: string[], env: Record<string, string | 
   if (options.paths.length === 0 && !options.mlflowRun && !options.data) {
     throw new ClientError("USAGE", "give at least one run folder or file, --data <file> or --mlflow-run <id> (see `ml-diagnose analyse --help`)");
   }
-  if (!options.data && (options.test || options.target)) {
-    throw new ClientError("USAGE", `--${options.test ? "test" : "target"} goes with --data <train file>`);
+  if (!options.data && (options.test || options.target || options.timeColumn)) {
+    throw new ClientError("USAGE", `--${options.test ? "test" : options.target ? "target" : "time-column"} goes with --data <train file>`);
+  }
+  if (options.timeColumn && !options.test) {
+    throw new ClientError("USAGE", "--time-column compares train with test: give the held-out file with --test");
   }
   if (format === "html" && options.recordToMlflow) {
     throw new ClientError("USAGE", "--record-to-mlflow records the HTML report in the run itself; print --format text, markdown or json here");

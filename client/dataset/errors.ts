@@ -10,6 +10,8 @@ export const DATASET_ERROR_CODES = [
   "MIXED_TYPES",
   /** `--target` names no column of the file. */
   "UNKNOWN_TARGET",
+  /** `--time-column` names no column of the file. */
+  "UNKNOWN_TIME_COLUMN",
 ] as const;
 export type DatasetErrorCode = (typeof DATASET_ERROR_CODES)[number];
 

@@ -1,11 +1,14 @@
 import { classCounts } from "./classes.js";
 import { type ColumnProfiles, profileColumns } from "./columns.js";
+import { conflictingLabels } from "./conflicting-labels.js";
 import { categoricalDrift } from "./drift.js";
 import { type Engine, openEngine } from "./engine.js";
-import { DatasetError } from "./errors.js";
+import { DatasetError, type DatasetErrorCode } from "./errors.js";
+import { labelSignals } from "./label-signal.js";
 import { type RowMatches, rowMatches } from "./rows.js";
 import { type DatasetArtifacts, DatasetArtifactsSchema, type DatasetStatistics } from "./schema.js";
 import { dataSourceOf, inPlaceReadError, type LoadedTable, loadTable } from "./source.js";
+import { timeSplit } from "./time-split.js";
 
 export { DatasetError, isDatasetError, type DatasetErrorCode } from "./errors.js";
 export type { DatasetArtifacts, DatasetStatistics } from "./schema.js";
@@ -16,8 +19,10 @@ export interface DatasetInput {
   data: string;
   /** A held-out file: adds per-split rows and classes, train/test overlap and drift. */
   test?: string;
-  /** The label column: class distribution per split. */
+  /** The label column: class distribution per split, each feature's label signal, conflicting labels. */
   target?: string;
+  /** The column train and test are split on in time (else the first date/time column both files have). */
+  timeColumn?: string;
   /** Where DuckDB may spill (OS temp dir by default). */
   workDir?: string;
   threads?: number;
@@ -48,7 +53,8 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
   try {
     const train = await step(`reading ${input.data}`, () => loadTable(engine, sources.train, "train"));
     const test = sources.test ? await step(`reading ${input.test}`, () => loadTable(engine, sources.test!, "test")) : null;
-    if (input.target) checkTarget(input.target, train, test);
+    if (input.target) checkColumn(input.target, "UNKNOWN_TARGET", train, test);
+    if (input.timeColumn) checkColumn(input.timeColumn, "UNKNOWN_TIME_COLUMN", train, test);
     const { columns, numericDrift, matches } = await columnsAndRows(engine, train, test, step);
     const statistics: DatasetStatistics = {
       num_rows: train.rows + (test?.rows ?? 0),
@@ -60,7 +66,13 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
       const target = input.target;
       const trainClasses = await classCounts(engine, train, target);
       statistics.class_distribution = test ? { train: trainClasses, test: await classCounts(engine, test, target) } : trainClasses;
+      const signals = await step("label signal", () => labelSignals(engine, train, test, target, trainClasses));
+      if (Object.keys(signals).length) statistics.label_signal = signals;
+      const conflicts = await step("conflicting labels", () => conflictingLabels(engine, train, target));
+      if (conflicts) statistics.conflicting_labels = conflicts;
     }
+    const times = test ? await timeSplit(engine, train, test, input.timeColumn ?? null) : null;
+    if (times) statistics.time_split = times;
     if (matches.overlap) statistics.train_test_overlap = matches.overlap;
     if (test) {
       const categorical = await step("drift", () => categoricalDrift(engine, train, test, (c) => columns[c]?.unique ?? Infinity));
@@ -74,6 +86,7 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
         source: input.data,
         ...(input.test ? { test_source: input.test } : {}),
         ...(input.target ? { target: input.target } : {}),
+        ...(input.timeColumn ? { time_column: input.timeColumn } : {}),
         modality: "tabular",
         computed_by: `ml-diagnose (DuckDB ${await engine.version()})`,
       },
@@ -108,16 +121,16 @@ async function columnsAndRows(engine: Engine, train: LoadedTable, test: LoadedTa
   }
 }
 
-/** `--target` must name a column of every file given. */
-function checkTarget(target: string, ...tables: Array<LoadedTable | null>): void {
+/** `--target` and `--time-column` must name a column of every file given. */
+function checkColumn(name: string, code: DatasetErrorCode & `UNKNOWN_${string}`, ...tables: Array<LoadedTable | null>): void {
   for (const t of tables) {
-    if (!t || t.columns.some((c) => c.name === target)) continue;
+    if (!t || t.columns.some((c) => c.name === name)) continue;
     const names = t.columns.map((c) => c.name);
-    const close = names.find((n) => n.toLowerCase() === target.toLowerCase());
+    const close = names.find((n) => n.toLowerCase() === name.toLowerCase());
     throw new DatasetError(
-      "UNKNOWN_TARGET",
-      `${t.source.path}: no column "${target}"${close ? `; did you mean "${close}"?` : ""} (columns: ${names.slice(0, 12).join(", ")}${names.length > 12 ? ", …" : ""})`,
-      { file: t.source.path, column: target },
+      code,
+      `${t.source.path}: no column "${name}"${code === "UNKNOWN_TIME_COLUMN" ? " (--time-column)" : ""}${close ? `; did you mean "${close}"?` : ""} (columns: ${names.slice(0, 12).join(", ")}${names.length > 12 ? ", …" : ""})`,
+      { file: t.source.path, column: name },
     );
   }
 }

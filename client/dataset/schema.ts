@@ -36,6 +36,44 @@ export const ColumnDriftSchema = z.discriminatedUnion("kind", [
 ]);
 export type ColumnDrift = z.infer<typeof ColumnDriftSchema>;
 
+/** How well one feature alone predicts the target (label-signal.ts says how each number is computed). */
+export const LabelSignalSchema = z.object({
+  /** "auc": a numeric feature and a binary target, score |2·AUC − 1|; "purity": value (or quantile-bin) groups. */
+  method: z.enum(["auc", "purity"]),
+  /** Score in train, 0 (no better than the majority label) to 1 (predicts the label exactly); leave-one-out for purity. */
+  train: z.number().min(0).max(1),
+  /** Score in test with train's mapping (purity) or train's direction (AUC); absent without a test file. */
+  test: z.number().min(0).max(1).optional(),
+  /** Standard deviation of the train score when the feature says nothing: a score within a few of it is noise. */
+  null_sd: z.number().nonnegative(),
+  /** The same for the test score. */
+  test_null_sd: z.number().nonnegative().optional(),
+  /** Values never decrease (or never increase) in row order: an id or timestamp assigned in sequence. */
+  monotonic: z.boolean().optional(),
+});
+export type LabelSignal = z.infer<typeof LabelSignalSchema>;
+
+/** Test rows dated before the latest train row, for one time column (time-split.ts). */
+export const TimeSplitSchema = z.object({
+  column: z.string(),
+  /** Named with --time-column (true) or found as the files' only date/time column (false). */
+  stated: z.boolean(),
+  train_min: z.string(),
+  train_max: z.string(),
+  test_min: z.string(),
+  test_max: z.string(),
+  /** Test rows strictly earlier than the latest train row. */
+  test_before_train_end: CountFractionSchema,
+});
+export type TimeSplit = z.infer<typeof TimeSplitSchema>;
+
+/** Rows of train identical in every feature to another row with a different label (Deepchecks' Conflicting Labels). */
+export const ConflictingLabelsSchema = CountFractionSchema.extend({
+  /** Up to five groups: the features' values as text and the labels seen. */
+  examples: z.array(z.object({ values: z.record(z.string(), z.string().nullable()), labels: z.array(z.string()) })),
+});
+export type ConflictingLabels = z.infer<typeof ConflictingLabelsSchema>;
+
 /** `dataset_artifacts.statistics` as the client computes it from data files. */
 export const DatasetStatisticsSchema = z.object({
   /** Rows of the data file plus the test file when there is one. */
@@ -48,6 +86,10 @@ export const DatasetStatisticsSchema = z.object({
   duplicates: CountFractionSchema,
   train_test_overlap: CountFractionSchema.optional(),
   drift: z.record(z.string(), ColumnDriftSchema).optional(),
+  /** Per feature, how well it alone predicts the target (with --target, for a classification target). */
+  label_signal: z.record(z.string(), LabelSignalSchema).optional(),
+  conflicting_labels: ConflictingLabelsSchema.optional(),
+  time_split: TimeSplitSchema.optional(),
 });
 export type DatasetStatistics = z.infer<typeof DatasetStatisticsSchema>;
 
@@ -57,6 +99,7 @@ export const DatasetArtifactsSchema = z.object({
     source: z.string(),
     test_source: z.string().optional(),
     target: z.string().optional(),
+    time_column: z.string().optional(),
     task: z.string().optional(),
     modality: z.literal("tabular"),
     computed_by: z.string(),

@@ -39,6 +39,8 @@ export function statedDatasetStats(report: ChecksReport): DatasetStats {
     labelIssues: null,
     channels: {},
     correlations: [],
+    labelSignals: [],
+    timeSplit: null,
     mlflow: null,
     batchSize: null,
     cvFolds: null,

@@ -10,6 +10,7 @@ import { featureDrift } from "./detectors/feature-drift.js";
 import { idLikeColumn } from "./detectors/id-like-column.js";
 import { labelNoise } from "./detectors/label-noise.js";
 import { labelPredictiveFeature } from "./detectors/label-predictive-feature.js";
+import { labelSignalSplitChange } from "./detectors/label-signal-split-change.js";
 import { missingValues } from "./detectors/missing-values.js";
 import { nonfiniteFeatures } from "./detectors/nonfinite-features.js";
 import { postOutcomeColumn } from "./detectors/post-outcome-column.js";
@@ -17,6 +18,7 @@ import { rareClass } from "./detectors/rare-class.js";
 import { smallDataset } from "./detectors/small-dataset.js";
 import { splitLabelShift } from "./detectors/split-label-shift.js";
 import { splitSizes } from "./detectors/split-sizes.js";
+import { timeSplitLeak } from "./detectors/time-split-leak.js";
 import { trainTestOverlap } from "./detectors/train-test-overlap.js";
 import { unnormalizedInputs } from "./detectors/unnormalized-inputs.js";
 import { unseenLabels } from "./detectors/unseen-labels.js";
@@ -37,6 +39,8 @@ export const DATASET_DETECTORS: readonly DatasetDetector[] = [
   nonfiniteFeatures,
   unnormalizedInputs,
   labelPredictiveFeature,
+  labelSignalSplitChange,
+  timeSplitLeak,
   postOutcomeColumn,
   collinearity,
   splitSizes,

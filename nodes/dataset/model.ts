@@ -54,6 +54,35 @@ export interface FeatureDrift {
   path: string;
 }
 
+/** How well one feature alone predicts the label, per split, as the client computed it (`statistics.label_signal`). */
+export interface LabelSignalFact {
+  column: string;
+  /** "auc" (|2·AUC − 1|, numeric feature, binary label) or "purity" (value groups above the majority label). */
+  method: string;
+  /** Score in train, 0–1 above the majority-label baseline. */
+  train: number;
+  /** Score in test with train's mapping; null without a test split. */
+  test: number | null;
+  /** Standard deviation of the train (test) score when the feature says nothing. */
+  nullSd: number | null;
+  testNullSd: number | null;
+  /** Values rise or fall all along the rows (an id or timestamp assigned in sequence). */
+  monotonic: boolean | null;
+  path: string;
+}
+
+/** Test rows dated before the latest train row (`statistics.time_split`). */
+export interface TimeSplitFact {
+  column: string;
+  /** The user named the column as the split's time (--time-column). */
+  stated: boolean;
+  trainMax: string | null;
+  testMin: string | null;
+  count: number | null;
+  fraction: number;
+  path: string;
+}
+
 /** Per-channel pixel statistics of one split (image datasets). */
 export interface ChannelStats {
   mean: number[];
@@ -113,6 +142,9 @@ export interface DatasetStats {
   drift?: FeatureDrift[];
   /** Feature–feature correlations given by the client (each pair once). */
   correlations: FeaturePair[];
+  /** Per-feature label signal given by the client, train and test. */
+  labelSignals: LabelSignalFact[];
+  timeSplit: TimeSplitFact | null;
   mlflow: MlflowDatasetInfo | null;
   /** Hints set by the client, e.g. metadata.batch_size or cv_folds. */
   batchSize: number | null;

@@ -5,6 +5,7 @@ import { readColumn, readColumnMap, readDescribe } from "./parse/columns.js";
 import { readCorrelations } from "./parse/correlations.js";
 import { readCountShare } from "./parse/counts.js";
 import { readDrift } from "./parse/drift.js";
+import { readLabelSignals, readTimeSplit } from "./parse/label-signal.js";
 import { isMlflowDataset, readMlflowDataset } from "./parse/mlflow.js";
 import { deriveTargetClasses } from "./parse/target.js";
 import { canonicalSplit } from "./splits.js";
@@ -102,6 +103,13 @@ export function parseDatasetArtifact(payload: Record<string, unknown>, field = "
   if (correlations.length) shapes.push("correlations");
   const drift = readDrift(rawStats.drift, `${base}.drift`);
   if (drift.length) shapes.push("drift");
+  const labelSignals = readLabelSignals(rawStats.label_signal, `${base}.label_signal`);
+  if (labelSignals.length) {
+    applyLabelPredictiveness(columns, Object.fromEntries(labelSignals.map((s) => [s.column, s.train])), `${base}.label_signal`, false);
+    shapes.push("label_signal");
+  }
+  const timeSplit = readTimeSplit(rawStats.time_split, `${base}.time_split`);
+  if (timeSplit) shapes.push("time_split");
 
   const stats: DatasetStats = {
     field,
@@ -124,6 +132,8 @@ export function parseDatasetArtifact(payload: Record<string, unknown>, field = "
     channels,
     drift,
     correlations,
+    labelSignals,
+    timeSplit,
     mlflow,
     batchSize: toFinite(metadata.batch_size),
     cvFolds: toFinite(metadata.cv_folds ?? metadata.n_splits),
@@ -138,13 +148,16 @@ export function parseDatasetArtifact(payload: Record<string, unknown>, field = "
   return stats;
 }
 
-/** `{column: PPS | mutual information | |r|}` with the label, merged into the column statistics. */
-function applyLabelPredictiveness(columns: ColumnStats[], scores: JsonRecord, path: string): void {
+/**
+ * `{column: PPS | mutual information | |r|}` with the label, merged into the column statistics; with `override`
+ * false, a score the column states itself is kept.
+ */
+function applyLabelPredictiveness(columns: ColumnStats[], scores: JsonRecord, path: string, override = true): void {
   for (const [name, v] of Object.entries(scores)) {
     const score = toFinite(v);
     if (score === null) continue;
     const col = columns.find((c) => c.name === name);
-    if (col) col.labelPredictiveness = score;
+    if (col) col.labelPredictiveness = override || col.labelPredictiveness === null ? score : col.labelPredictiveness;
     else columns.push({ ...readColumn(name, {}, `${path}.${name}`, null), labelPredictiveness: score });
   }
 }
