@@ -2,9 +2,9 @@ import type { Finding } from "../../../domain/result.js";
 import type { CrossEvidence, CrossRule } from "../evidence.js";
 import { crossFinding, pct } from "./common.js";
 
-const LEAKAGE_FINDINGS = ["checks.leakage_failed", "dataset.train_test_overlap", "dataset.label_predictive_feature"];
+const LEAKAGE_FINDINGS = ["checks.leakage_failed", "dataset.train_test_overlap", "dataset.label_predictive_feature", "dataset.label_signal_split_change", "dataset.time_split_leak"];
 
-/** The first leakage signal from the data side: a failed leakage check, measured overlap, or a predictive ID. */
+/** The first leakage signal from the data side: a failed leakage check, measured overlap, a predictive feature or ID, a split leak. */
 function leakageSignal(ev: CrossEvidence): Finding | undefined {
   for (const id of LEAKAGE_FINDINGS) {
     const f = ev.get(id);

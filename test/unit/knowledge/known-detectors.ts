@@ -48,6 +48,8 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "dataset.nonfinite_features": "Non-finite feature values. Column ratio_income_debt contains 312 Inf and 45 NaN values.",
   "dataset.unnormalized_inputs": "Inputs not normalized. Feature values range up to 250,000 and image channel means are around 120 instead of near zero.",
   "dataset.label_predictive_feature": "A single feature predicts the label. refund_status has predictive power score 0.97 for the label.",
+  "dataset.label_signal_split_change": "A feature predicts the label in train but not in test. followup_call scores 0.91 in train and 0 in test: filled from the outcome while building the training set.",
+  "dataset.time_split_leak": "Test rows dated before the end of training. 15% of test rows on event_time are earlier than the latest training row: the model saw the future of part of its evaluation.",
   "dataset.post_outcome_column": "Possible post-outcome feature (target leakage risk). refund_status looks like a field filled in after the outcome is known.",
   "dataset.collinearity": "Collinear features. total_charges and monthly_charges correlate at r = 0.97.",
   "dataset.split_sizes": "Validation split too small. 150 validation rows give a standard error of 3 points on accuracy.",
