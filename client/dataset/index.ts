@@ -6,7 +6,7 @@ import { type Engine, openEngine } from "./engine.js";
 import { DatasetError, type DatasetErrorCode } from "./errors.js";
 import { labelSignals } from "./label-signal.js";
 import { type RowMatches, rowMatches } from "./rows.js";
-import { type DatasetArtifacts, DatasetArtifactsSchema, type DatasetStatistics } from "./schema.js";
+import { type ConflictingLabels, type DatasetArtifacts, DatasetArtifactsSchema, type DatasetStatistics } from "./schema.js";
 import { dataSourceOf, inPlaceReadError, type LoadedTable, loadTable } from "./source.js";
 import { timeSplit } from "./time-split.js";
 
@@ -55,7 +55,7 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
     const test = sources.test ? await step(`reading ${input.test}`, () => loadTable(engine, sources.test!, "test")) : null;
     if (input.target) checkColumn(input.target, "UNKNOWN_TARGET", train, test);
     if (input.timeColumn) checkColumn(input.timeColumn, "UNKNOWN_TIME_COLUMN", train, test);
-    const { columns, numericDrift, matches } = await columnsAndRows(engine, train, test, step);
+    const { columns, numericDrift, matches } = await columnsAndRows(engine, train, test, input.target ?? null, step);
     const statistics: DatasetStatistics = {
       num_rows: train.rows + (test?.rows ?? 0),
       splits: { train: { num_rows: train.rows }, ...(test ? { test: { num_rows: test.rows } } : {}) },
@@ -68,8 +68,7 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
       statistics.class_distribution = test ? { train: trainClasses, test: await classCounts(engine, test, target) } : trainClasses;
       const signals = await step("label signal", () => labelSignals(engine, train, test, target, trainClasses));
       if (Object.keys(signals).length) statistics.label_signal = signals;
-      const conflicts = await step("conflicting labels", () => conflictingLabels(engine, train, target));
-      if (conflicts) statistics.conflicting_labels = conflicts;
+      if (matches.conflicts) statistics.conflicting_labels = matches.conflicts;
     }
     const times = test ? await timeSplit(engine, train, test, input.timeColumn ?? null) : null;
     if (times) statistics.time_split = times;
@@ -102,19 +101,22 @@ export async function computeDatasetArtifacts(input: DatasetInput): Promise<Data
 
 type Step = <T>(name: string, work: () => Promise<T>, on?: Engine) => Promise<T>;
 
+/** Row matches, and with a target the train rows whose features repeat with another label. */
+type RowFacts = RowMatches & { conflicts: ConflictingLabels | null };
+
 /**
- * Column statistics and duplicate/overlapping rows, the second on a connection of its own at the same time: the
- * column statistics alternate DuckDB work with JS work on sorted values and with many short queries, whose idle
- * cores the row hashing fills.
+ * Column statistics and the row facts (duplicate and overlapping rows, conflicting labels), the second on a
+ * connection of its own at the same time: the column statistics alternate DuckDB work with JS work on sorted
+ * values and with many short queries, whose idle cores the row hashing fills.
  */
-async function columnsAndRows(engine: Engine, train: LoadedTable, test: LoadedTable | null, step: Step): Promise<ColumnProfiles & { matches: RowMatches }> {
+async function columnsAndRows(engine: Engine, train: LoadedTable, test: LoadedTable | null, target: string | null, step: Step): Promise<ColumnProfiles & { matches: RowFacts }> {
   const other = await engine.fork();
-  const matching = rowMatches(other, train, test);
+  const matching = rowMatches(other, train, test).then(async (m): Promise<RowFacts> => ({ ...m, conflicts: target ? await conflictingLabels(other, train, target) : null }));
   // Awaited below, after the column statistics; this keeps its failure from going unhandled meanwhile.
   matching.catch(() => undefined);
   try {
     const profiles = await step("column statistics", () => profileColumns(engine, train, test));
-    return { ...profiles, matches: await step(test ? "duplicate and overlapping rows" : "duplicate rows", () => matching, other) };
+    return { ...profiles, matches: await step(`${test ? "duplicate and overlapping rows" : "duplicate rows"}${target ? ", conflicting labels" : ""}`, () => matching, other) };
   } finally {
     await matching.catch(() => undefined);
     await other.close();
