@@ -5,10 +5,13 @@ import { literal } from "../../client/dataset/sql.js";
 /** Shares of train rows that are extra copies, and of test rows copied from train (so both figures are non-zero). */
 const DUPLICATE_SHARE = 0.01;
 const OVERLAP_SHARE = 0.01;
+/** The benchmark table's label column, given to the client as --target. */
+export const BENCH_TARGET = "label";
 
 /**
- * The 20 columns of the benchmark table as SQL over a row key `j`: 12 floats (sums of two hashed uniforms, 4
- * decimals), 4 integers (one near-unique, three with 10–10 000 values), 4 strings (10 to 1 000 categories).
+ * The 21 columns of the benchmark table as SQL over a row key `j`: 12 floats (sums of two hashed uniforms, 4
+ * decimals), 4 integers (one near-unique, three with 10–10 000 values), 4 strings (10 to 1 000 categories) and a
+ * binary `label` (30 % ones) that the client's label signal and conflicting-label passes read as the target.
  * Values come from hash(j), so the table is the same on every run and across threads.
  */
 function columnsOf(key: string): string {
@@ -16,7 +19,8 @@ function columnsOf(key: string): string {
   const floats = Array.from({ length: 12 }, (_, k) => `round(${u(k)} + ${u(k + 100)} * ${k + 1}, 4) AS f${k}`);
   const ints = [`(hash(${key}) % 1000000000)::BIGINT AS i0`, ...[10, 1000, 10000].map((m, k) => `(hash(${key} * 7 + ${k}) % ${m})::BIGINT AS i${k + 1}`)];
   const strings = [10, 50, 200, 1000].map((m, k) => `'cat_' || (hash(${key} * 13 + ${k}) % ${m}) AS s${k}`);
-  return [...floats, ...ints, ...strings].join(", ");
+  const label = `(hash(${key} * 17) % 10 < 3)::INTEGER AS label`;
+  return [...floats, ...ints, ...strings, label].join(", ");
 }
 
 export interface GeneratedTables {

@@ -29,7 +29,7 @@ export interface BenchProfile {
   /** Large analyses sent at once and the size of each body, while /healthz is polled (`healthz_under_load`). */
   largeBodies: number;
   largeBodyBytes: number;
-  /** Rows of the generated train table of `dataset_stats` (20 columns; the test table has a tenth). */
+  /** Rows of the generated train table of `dataset_stats` (21 columns; the test table has a tenth). */
   datasetRows: number;
   /** Timed rounds of each `framework_floor` measure (after one untimed round). */
   floorRounds: number;
@@ -116,7 +116,7 @@ export function describeProfile(p: BenchProfile): string {
     `checkpoint ${mb(p.checkpointBytes)} ×${p.checkpointScans}`,
     `${p.slowClients} slow-body connections, ${p.slowClientSeconds} s of load with and without`,
     `${p.largeBodies} bodies of ${mb(p.largeBodyBytes)} at once`,
-    `dataset of ${sizeLabel(p.datasetRows)} rows × 20 columns`,
+    `dataset of ${sizeLabel(p.datasetRows)} rows × 21 columns`,
   ];
   return `${p.mode} profile: ${parts.join("; ")}`;
 }

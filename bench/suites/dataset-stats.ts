@@ -85,7 +85,7 @@ export async function benchDatasetStats(profile: BenchProfile): Promise<BenchRes
       ratio: ratioOf(csv?.ours, csv?.pandas),
       target: `≥ ${TARGET_SPEEDUP.csv}× pandas on CSV, ≥ ${TARGET_SPEEDUP.parquet}× on Parquet; peak RSS below pandas'`,
       met,
-      description: `client dataset statistics (every column's statistics, duplicates, overlap, drift) of a generated ${round(profile.datasetRows / 1e6)} M-row × 20-column train file and a test file a tenth its size (CSV ${round(tables.bytes.csv / MB)} MB, Parquet ${round(tables.bytes.parquet / MB)} MB); headline: CSV wall time, one run`,
+      description: `client dataset statistics (every column's statistics, duplicates, overlap, drift, and with --target the label signal of every feature and conflicting labels) of a generated ${round(profile.datasetRows / 1e6)} M-row × 21-column train file and a test file a tenth its size (CSV ${round(tables.bytes.csv / MB)} MB, Parquet ${round(tables.bytes.parquet / MB)} MB); headline: CSV wall time, one run`,
       baselineDescription: "pandas read_csv / read_parquet + describe(include='all') + duplicated().sum() + merge for the overlap (bench/python/pandas_dataset.py), one run; it computes no drift",
       note: notes.join(" "),
       rows,

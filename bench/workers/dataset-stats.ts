@@ -2,6 +2,7 @@
 // its own, so the peak RSS it reports (DuckDB's native memory included) is the computation's. argv: <train>
 // <test>. Sends one StatsRun over IPC: wall time, time per step (the profile), peak RSS, a few figures to check.
 import { computeDatasetArtifacts } from "../../client/dataset/index.js";
+import { BENCH_TARGET } from "../data/tables.js";
 import { since } from "../lib/stats.js";
 
 export interface StatsRun {
@@ -27,6 +28,7 @@ const started = performance.now();
 const result = await computeDatasetArtifacts({
   data: train,
   test,
+  target: BENCH_TARGET,
   onProgress: (step, done) => {
     if (done === 0) startedAt[step] = performance.now();
     if (done === 1 && startedAt[step] !== undefined) stepsMs[step.replace(/ \/.*\//, " ")] = since(startedAt[step]);
