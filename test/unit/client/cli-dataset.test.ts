@@ -42,4 +42,20 @@ describe("ml-diagnose analyse --data", () => {
     expect(r.code).toBe(EXIT.usage);
     expect(r.stderr).toContain("--target goes with --data");
   });
+
+  it("sends the time split on --time-column, and refuses it without --test or when a file lacks the column", async () => {
+    const pair = fileURLToPath(new URL("../../fixtures/client-dataset/leakage/time_leak/", import.meta.url));
+    const args = ["analyse", "--data", `${pair}train.csv`, "--test", `${pair}test.csv`, "--target", "label", "--dry-run"];
+    const r = await run([...args, "--time-column", "event_time"]);
+    expect(r.code).toBe(EXIT.ok);
+    const request = JSON.parse(r.stdout) as { dataset_artifacts: { metadata: Record<string, unknown>; statistics: Record<string, unknown> } };
+    expect(request.dataset_artifacts.metadata).toMatchObject({ time_column: "event_time" });
+    expect(request.dataset_artifacts.statistics.time_split).toMatchObject({ column: "event_time", stated: true });
+    const noTest = await run(["analyse", "--data", `${pair}train.csv`, "--time-column", "event_time", "--dry-run"]);
+    expect(noTest.code).toBe(EXIT.usage);
+    expect(noTest.stderr).toContain("--time-column compares train with test");
+    const missing = await run([...args, "--time-column", "Event_Time"]);
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.stderr).toContain('no column "Event_Time" (--time-column); did you mean "event_time"?');
+  });
 });
