@@ -16,6 +16,8 @@ const BINS = 10;
  */
 const SAMPLE_ABOVE = 1 << 17;
 const SAMPLE_ROWS = 1 << 16;
+/** A score within this many standard deviations of a useless feature's is noise. */
+const NOISE_SDS = 3;
 /** Steps against a column's direction still read as monotonic: chunk borders of a parallel load. */
 const MONOTONIC_SLACK = 16;
 
@@ -126,6 +128,14 @@ async function monotonicInRowOrder(engine: Engine, table: Scored, c: Column): Pr
 }
 
 /**
+ * Whether a feature that predicts the label beyond noise rises along the rows (an identifier or timestamp then, held
+ * to a stricter rule); undefined for one that does not, where the answer would change no verdict and cost a sort.
+ */
+async function monotonicIfPredictive(engine: Engine, train: Scored, c: Column, s: LabelSignal): Promise<boolean | undefined> {
+  return s.train > NOISE_SDS * s.null_sd ? monotonicInRowOrder(engine, train, c) : undefined;
+}
+
+/**
  * How well each feature alone predicts `target`, per split (statistics.label_signal): numeric features by their
  * AUC for a binary label (score |2·AUC − 1|), otherwise every feature by the purity of its value (or train
  * quantile bin) groups above the majority-label baseline. Train is scored leave-one-out; test with train's
@@ -157,8 +167,8 @@ export async function labelSignals(engine: Engine, loadedTrain: LoadedTable, loa
         train: Math.abs(2 * a.auc - 1),
         null_sd: a.nullSd,
         ...(t ? { test: Math.max(0, direction * (2 * t.auc - 1)), test_null_sd: t.nullSd } : {}),
-        monotonic: await monotonicInRowOrder(engine, train, c),
       };
+      out[c.name]!.monotonic = await monotonicIfPredictive(engine, train, c, out[c.name]!);
       continue;
     }
     const edges = family === "numeric" ? await binEdges(engine, train, c) : null;
@@ -175,7 +185,7 @@ export async function labelSignals(engine: Engine, loadedTrain: LoadedTable, loa
         signal.test_null_sd = purityNullSd(scored.baseline, scored.n);
       }
     }
-    if (family === "numeric" || family === "temporal") signal.monotonic = await monotonicInRowOrder(engine, train, c);
+    if (family === "numeric" || family === "temporal") signal.monotonic = await monotonicIfPredictive(engine, train, c, signal);
     out[c.name] = signal;
   }
   return out;

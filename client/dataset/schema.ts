@@ -48,7 +48,7 @@ export const LabelSignalSchema = z.object({
   null_sd: z.number().nonnegative(),
   /** The same for the test score. */
   test_null_sd: z.number().nonnegative().optional(),
-  /** Values never decrease (or never increase) in row order: an id or timestamp assigned in sequence. */
+  /** Values never decrease (or never increase) in row order: an id or timestamp assigned in sequence. Only for a numeric or time feature whose train score is above 3 null_sd. */
   monotonic: z.boolean().optional(),
 });
 export type LabelSignal = z.infer<typeof LabelSignalSchema>;
