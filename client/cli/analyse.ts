@@ -11,7 +11,7 @@ import { renderText } from "../render/text.js";
 import { type ArtifactPart, assembleRequest, checkpointPart, detectedParts } from "../request/build-request.js";
 import { stringifyRequest } from "../request/json.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS } from "../transport/retry.js";
-import { sendWithRetry } from "../transport/send.js";
+import { retryLine, sendWithRetry } from "../transport/send.js";
 import type { Io } from "./io.js";
 import { recordDiagnosis } from "../mlflow/diagnosis-record.js";
 import { trackingServerFrom } from "../mlflow/record.js";
@@ -98,7 +98,7 @@ export async function runAnalyse(o: AnalyseOptions, io: Io): Promise<ExitCode> {
     onEvent: progress?.onEvent ?? null,
     onRetry: (n) => {
       progress?.done();
-      io.stderr.write(`${err.dim(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}`)}\n`);
+      io.stderr.write(`${err.dim(retryLine(n))}\n`);
     },
   }).finally(() => progress?.done());
   await emit(render(answer, o, io), o, io);

@@ -11,7 +11,7 @@ import { detectedParts, mergeArtifacts } from "../request/build-request.js";
 import { stringifyRequest } from "../request/json.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS } from "../transport/retry.js";
 import { runAsJob } from "../transport/job.js";
-import { sendWithRetry } from "../transport/send.js";
+import { type RetryNotice, retryLine, sendWithRetry } from "../transport/send.js";
 import type { CompareOptions } from "./compare-options.js";
 import type { Io } from "./io.js";
 import { describeSources } from "./report-sources.js";
@@ -75,7 +75,7 @@ export async function runCompare(o: CompareOptions, io: Io): Promise<ExitCode> {
     policy: { retries: o.retries, maxWaitMs: o.maxWaitMs, baseDelayMs: DEFAULT_BASE_DELAY_MS, maxDelayMs: DEFAULT_MAX_DELAY_MS },
     clock: io.clock,
     random: io.random,
-    onRetry: (n: { retry: number; delayMs: number; reason: string }) => io.stderr.write(`${err.dim(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}`)}\n`),
+    onRetry: (n: RetryNotice) => io.stderr.write(`${err.dim(retryLine(n))}\n`),
   };
   const runCount = Array.isArray(request.runs) ? request.runs.length : 0;
   // A large experiment runs as a job: no request held open for minutes, and it survives a replica going away.

@@ -8,7 +8,7 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { colourWanted, type Palette, palette } from "../render/colour.js";
 import { stringifyRequest } from "../request/json.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS, systemClock } from "../transport/retry.js";
-import { sendWithRetry } from "../transport/send.js";
+import { retryLine, sendWithRetry } from "../transport/send.js";
 import { RunFollower } from "./follow-run.js";
 
 /** A finding printed as new, or again because its severity rose. */
@@ -127,7 +127,7 @@ async function analyse(artifact: Record<string, unknown>, o: WatchOptions, io: I
     clock: io.clock,
     random: io.random,
     onEvent: null,
-    onRetry: (n) => io.stderr.write(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}\n`),
+    onRetry: (n) => io.stderr.write(`${retryLine(n)}\n`),
   });
   const parsed = AnalysisResponseSchema.safeParse(JSON.parse(answer));
   if (!parsed.success) throw new ClientError("SERVICE_ERROR", `the service's answer is not an analysis response (${parsed.error.issues[0]?.message}); is --server pointing at the diagnosis service?`);
