@@ -8,6 +8,7 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { colourWanted, type Palette, palette } from "../render/colour.js";
 import { stringifyRequest } from "../request/json.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS, systemClock } from "../transport/retry.js";
+import { parseAnswer } from "../transport/answer.js";
 import { retryLine, sendWithRetry } from "../transport/send.js";
 import { RunFollower } from "./follow-run.js";
 
@@ -129,9 +130,7 @@ async function analyse(artifact: Record<string, unknown>, o: WatchOptions, io: I
     onEvent: null,
     onRetry: (n) => io.stderr.write(`${retryLine(n)}\n`),
   });
-  const parsed = AnalysisResponseSchema.safeParse(JSON.parse(answer));
-  if (!parsed.success) throw new ClientError("SERVICE_ERROR", `the service's answer is not an analysis response (${parsed.error.issues[0]?.message}); is --server pointing at the diagnosis service?`);
-  return Object.values(parsed.data.agent_results).flatMap((r) => r.findings);
+  return Object.values(parseAnswer(answer, AnalysisResponseSchema, "an analysis response").agent_results).flatMap((r) => r.findings);
 }
 
 /** --stop-on reached: SIGINT to the training (Lightning and the Trainer stop gracefully and save), then exit 1. */
