@@ -65,7 +65,7 @@ async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
  * reads as "gate failed"): a file-system error is an input problem (2), anything else a bug (5).
  */
 function unforeseen(err: unknown, env: Io["env"]): ClientError {
-  const e = err instanceof Error ? (err as NodeJS.ErrnoException) : new Error(String(err));
+  const e: NodeJS.ErrnoException = err instanceof Error ? err : new Error(String(err));
   if (typeof e.code === "string" && typeof e.syscall === "string") return new ClientError("INPUT", `${e.path ?? e.syscall}: ${e.code} (${e.message})`);
   const stack = env.ML_DIAGNOSE_DEBUG ? `\n${e.stack}` : " (ML_DIAGNOSE_DEBUG=1 prints the stack; please report it)";
   return new ClientError("INTERNAL", `internal error: ${e.name}: ${e.message}${stack}`);

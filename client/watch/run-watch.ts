@@ -11,6 +11,7 @@ import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS, systemClock } from "../tra
 import { parseAnswer } from "../transport/answer.js";
 import { retryLine, sendWithRetry } from "../transport/send.js";
 import { RunFollower } from "./follow-run.js";
+import { stopProcess } from "./stop-process.js";
 
 /** A finding printed as new, or again because its severity rose. */
 interface Reported {
@@ -104,7 +105,7 @@ export async function runWatch(o: WatchOptions, io: Io): Promise<ExitCode> {
         for (const r of fresh) io.stdout.write(findingLine(r, at, out));
         if (o.onFinding) for (const r of fresh) await runHook(o.onFinding, { run: o.folder, at, escalated: r.escalated, finding: r.finding }, io, err);
         const stop = o.stopOn ? fresh.find((r) => severityRank(r.finding.severity) <= severityRank(o.stopOn!)) : undefined;
-        if (stop) return stopRun(stop.finding, o, io, err, ended);
+        if (stop) return await stopRun(stop.finding, o, io, err, ended);
       }
       pending = false;
       lastAnalysis = now;
@@ -133,16 +134,9 @@ async function analyse(artifact: Record<string, unknown>, o: WatchOptions, io: I
   return Object.values(parseAnswer(answer, AnalysisResponseSchema, "an analysis response").agent_results).flatMap((r) => r.findings);
 }
 
-/** --stop-on reached: SIGINT to the training (Lightning and the Trainer stop gracefully and save), then exit 1. */
-function stopRun(f: Finding, o: WatchOptions, io: Io, err: Palette, ended: boolean): ExitCode {
-  if (o.signalPid !== null && !ended) {
-    try {
-      process.kill(o.signalPid, "SIGINT");
-      io.stderr.write(`${err.red(`sent SIGINT to process ${o.signalPid}`)}\n`);
-    } catch (e) {
-      io.stderr.write(`${err.red(`could not signal process ${o.signalPid}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)}\n`);
-    }
-  }
+/** --stop-on reached: stop the training (--signal-pid: SIGINT, then SIGTERM after the grace), then exit 1. */
+async function stopRun(f: Finding, o: WatchOptions, io: Io, err: Palette, ended: boolean): Promise<ExitCode> {
+  if (o.signalPid !== null && !ended) await stopProcess(o.signalPid, o.signalGraceMs, (line) => io.stderr.write(`${err.red(line)}\n`));
   io.stderr.write(`stopping: ${f.severity} finding ${f.id} (--stop-on ${o.stopOn})\n`);
   return EXIT.gateFailed;
 }
