@@ -28,5 +28,5 @@ Flags:
   -h, --help               this help
 
 Exit codes: 0 the run ended, 1 --stop-on reached, 2 usage error or no metrics appeared within --idle,
-3 service unreachable after retries, 4 service error. Docs: docs/client.md
+3 service unreachable after retries, 4 service error, 5 internal error. Docs: docs/client.md
 `;
