@@ -10,5 +10,7 @@ export const EXIT = {
   unreachable: 3,
   /** The service answered with an error (400, 404, 413, 500…): its detail is printed. */
   serviceError: 4,
+  /** A failure of the command itself (a bug): one line naming it, the stack with ML_DIAGNOSE_DEBUG=1. */
+  internal: 5,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -15,8 +15,11 @@ const { values } = parseArgs({ options: { "out-dir": { type: "string", default: 
 const out = resolve(ROOT, values["out-dir"]);
 const staging = `${out}.building-${process.pid}`;
 
-/** Run-time files that are not TypeScript, relative to the root; each keeps its place under the output folder. */
-const ASSETS = ["web", "knowledge/corpus", "report/report.css", "workers/entry.mjs"];
+/**
+ * Run-time files that are not TypeScript, relative to the root; each keeps its place under the output folder.
+ * package.json: `ml-diagnose --version` reads it one folder above the compiled client/.
+ */
+const ASSETS = ["web", "knowledge/corpus", "report/report.css", "workers/entry.mjs", "package.json"];
 
 /**
  * Packages left to node_modules: piscina starts its workers from its own files, BullMQ reads its Lua scripts

@@ -16,4 +16,11 @@ async function importSources() {
   return import("../main.ts");
 }
 
+// A reader that stops early (`| head`) closes the pipe: what is left to print has no reader, which is no failure of
+// the run, so it ends quietly with the run's own exit code instead of an EPIPE stack.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err) => {
+    if (err.code !== "EPIPE") throw err;
+  });
+}
 process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });

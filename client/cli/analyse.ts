@@ -1,4 +1,3 @@
-import { writeFile } from "node:fs/promises";
 import { AnalysisResponseSchema, severityRank, type Severity } from "../../domain/result.js";
 import { scanLocalCheckpoint } from "../checkpoint/scan-local.js";
 import { detectRun } from "../detect/detect-run.js";
@@ -11,12 +10,14 @@ import { renderText } from "../render/text.js";
 import { type ArtifactPart, assembleRequest, checkpointPart, detectedParts } from "../request/build-request.js";
 import { stringifyRequest } from "../request/json.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS } from "../transport/retry.js";
-import { sendWithRetry } from "../transport/send.js";
+import { parseAnswer } from "../transport/answer.js";
+import { retryLine, sendWithRetry } from "../transport/send.js";
 import type { Io } from "./io.js";
 import { recordDiagnosis } from "../mlflow/diagnosis-record.js";
 import { trackingServerFrom } from "../mlflow/record.js";
 import { datasetPart } from "./dataset-part.js";
 import type { AnalyseOptions } from "./options.js";
+import { checkOutputPath, emitOutput } from "./output-file.js";
 import { progressView } from "./progress.js";
 import { describeSources } from "./report-sources.js";
 
@@ -47,7 +48,7 @@ async function gatherParts(o: AnalyseOptions, io: Io, err: Palette): Promise<Art
 
 function gate(body: string, failOn: Severity | null, io: Io): ExitCode {
   if (!failOn) return EXIT.ok;
-  const parsed = AnalysisResponseSchema.parse(JSON.parse(body));
+  const parsed = parseAnswer(body, AnalysisResponseSchema, "an analysis response");
   const hits = Object.values(parsed.agent_results).flatMap((r) => r.findings).filter((f) => severityRank(f.severity) <= severityRank(failOn));
   if (hits.length === 0) return EXIT.ok;
   io.stderr.write(`gate failed: ${hits.length} finding${hits.length === 1 ? "" : "s"} at ${failOn} or above (--fail-on ${failOn})\n`);
@@ -57,33 +58,23 @@ function gate(body: string, failOn: Severity | null, io: Io): ExitCode {
 /** The response rendered in the format asked for; json and html pass through as the service sent them. */
 function render(body: string, o: AnalyseOptions, io: Io): string {
   if (o.format === "json" || o.format === "html") return body.endsWith("\n") ? body : `${body}\n`;
-  const parsed = AnalysisResponseSchema.safeParse(JSON.parse(body));
-  if (!parsed.success) throw new ClientError("SERVICE_ERROR", `the service's answer is not an analysis response (${parsed.error.issues[0]?.message}); is --server pointing at the diagnosis service?`);
-  const digest = digestResponse(parsed.data);
+  const digest = digestResponse(parseAnswer(body, AnalysisResponseSchema, "an analysis response"));
   const colour = !o.output && colourWanted(io.stdout.isTTY ?? false, io.env, o.noColor);
   return o.format === "markdown" ? renderMarkdown(digest) : renderText(digest, palette(colour));
-}
-
-async function emit(text: string, o: AnalyseOptions, io: Io): Promise<void> {
-  if (!o.output) {
-    io.stdout.write(text);
-    return;
-  }
-  await writeFile(o.output, text);
-  if (!o.quiet) io.stderr.write(`wrote ${o.format} to ${o.output}\n`);
 }
 
 /** `ml-diagnose analyse`: detect, build, send with retries, render, gate. Errors are thrown as ClientError. */
 export async function runAnalyse(o: AnalyseOptions, io: Io): Promise<ExitCode> {
   const err = palette(colourWanted(io.stderr.isTTY ?? false, io.env, o.noColor));
   const tracking = o.recordToMlflow ? trackingServerFrom(io.env) : null;
+  if (o.output) await checkOutputPath(o.output);
   const parts = o.paths.length > 0 ? await gatherParts(o, io, err) : [];
   if (o.data) parts.push(await datasetPart({ ...o, data: o.data }, io, err));
   const { request, skipped } = assembleRequest(parts, o);
   io.stderr.write(describeSources([], skipped, err, o.quiet));
   const body = stringifyRequest(request);
   if (o.dryRun) {
-    await emit(`${stringifyRequest(request, 2)}\n`, o, io);
+    await emitOutput(`${stringifyRequest(request, 2)}\n`, o, io);
     return EXIT.ok;
   }
   const showProgress = !o.quiet && o.format !== "html" && (o.progress ?? io.stderr.isTTY ?? false);
@@ -98,10 +89,10 @@ export async function runAnalyse(o: AnalyseOptions, io: Io): Promise<ExitCode> {
     onEvent: progress?.onEvent ?? null,
     onRetry: (n) => {
       progress?.done();
-      io.stderr.write(`${err.dim(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}`)}\n`);
+      io.stderr.write(`${err.dim(retryLine(n))}\n`);
     },
   }).finally(() => progress?.done());
-  await emit(render(answer, o, io), o, io);
+  await emitOutput(render(answer, o, io), o, io);
   if (tracking && o.recordToMlflow) {
     const recorded = await recordDiagnosis(tracking, o.recordToMlflow, request, answer);
     if (!o.quiet) io.stderr.write(`${err.dim(recorded)}\n`);

@@ -74,7 +74,7 @@ Service:
   -q, --quiet, --no-color, -h, --help
 
 Exit codes: 0 no regression (or no gate), 1 regression with --fail-on-regression, 2 usage or input error,
-3 service unreachable after retries, 4 service error.
+3 service unreachable after retries, 4 service error, 5 internal error.
 `;
 
 /** Reads and checks the flags of `compare`; `env` supplies ML_DIAGNOSE_SERVER. */

@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { normalize } from "node:path";
 import { CompareResponseSchema, type CompareResponseBody } from "../../domain/result.js";
 import { detectRun } from "../detect/detect-run.js";
@@ -10,10 +9,12 @@ import { renderCompareMarkdown, renderCompareText } from "../render/compare.js";
 import { detectedParts, mergeArtifacts } from "../request/build-request.js";
 import { stringifyRequest } from "../request/json.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS } from "../transport/retry.js";
+import { parseAnswer } from "../transport/answer.js";
 import { runAsJob } from "../transport/job.js";
-import { sendWithRetry } from "../transport/send.js";
+import { type RetryNotice, retryLine, sendWithRetry } from "../transport/send.js";
 import type { CompareOptions } from "./compare-options.js";
 import type { Io } from "./io.js";
+import { checkOutputPath, emitOutput } from "./output-file.js";
 import { describeSources } from "./report-sources.js";
 
 /** A run folder's name in the comparison: the path as given, without a trailing slash (unique, and what the user typed). */
@@ -48,9 +49,7 @@ async function buildRequest(o: CompareOptions, io: Io, err: Palette): Promise<Re
 }
 
 function parse(body: string): CompareResponseBody {
-  const parsed = CompareResponseSchema.safeParse(JSON.parse(body));
-  if (!parsed.success) throw new ClientError("SERVICE_ERROR", `the service's answer is not a comparison (${parsed.error.issues[0]?.message}); is --server pointing at the diagnosis service?`);
-  return parsed.data;
+  return parseAnswer(body, CompareResponseSchema, "a comparison");
 }
 
 /** From this many runs a comparison is sent as a job (POST /v1/jobs) and followed, not held on one request. */
@@ -59,12 +58,9 @@ export const JOB_MIN_RUNS = 20;
 /** `ml-diagnose compare`: read each folder, send the runs, render, and gate on a regression against the baseline. */
 export async function runCompare(o: CompareOptions, io: Io): Promise<ExitCode> {
   const err = palette(colourWanted(io.stderr.isTTY ?? false, io.env, o.noColor));
+  if (o.output) await checkOutputPath(o.output);
   const request = await buildRequest(o, io, err);
-  const write = async (text: string) => {
-    if (!o.output) return void io.stdout.write(text);
-    await writeFile(o.output, text);
-    if (!o.quiet) io.stderr.write(`wrote ${o.format} to ${o.output}\n`);
-  };
+  const write = (text: string) => emitOutput(text, o, io);
   if (o.dryRun) {
     await write(`${stringifyRequest(request, 2)}\n`);
     return EXIT.ok;
@@ -75,7 +71,7 @@ export async function runCompare(o: CompareOptions, io: Io): Promise<ExitCode> {
     policy: { retries: o.retries, maxWaitMs: o.maxWaitMs, baseDelayMs: DEFAULT_BASE_DELAY_MS, maxDelayMs: DEFAULT_MAX_DELAY_MS },
     clock: io.clock,
     random: io.random,
-    onRetry: (n: { retry: number; delayMs: number; reason: string }) => io.stderr.write(`${err.dim(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}`)}\n`),
+    onRetry: (n: RetryNotice) => io.stderr.write(`${err.dim(retryLine(n))}\n`),
   };
   const runCount = Array.isArray(request.runs) ? request.runs.length : 0;
   // A large experiment runs as a job: no request held open for minutes, and it survives a replica going away.

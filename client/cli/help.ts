@@ -18,7 +18,7 @@ Flags:
   --version         the client's version
 
 Exit codes: 0 clean, 1 --fail-on gate failed, 2 usage or input error, 3 service unreachable after retries,
-4 service error. Docs: docs/client.md
+4 service error, 5 internal error. Docs: docs/client.md
 `;
 
 export const ANALYSE_HELP = `ml-diagnose analyse: send a run's artifacts to the service and print its diagnosis.
@@ -41,8 +41,9 @@ Examples:
 
 Service:
   --server <url>          the service (default ${DEFAULT_SERVER}, or ML_DIAGNOSE_SERVER)
-  --retries <n>           retries on connection errors, 429/503 and 504/time-outs (default 4)
-  --max-wait <seconds>    most time spent waiting between attempts in all (default 120)
+  --retries <n>           retries on connection errors and 504/time-outs (default 4)
+  --max-wait <seconds>    how long to keep trying, attempts included; a busy service (429/503) is
+                          retried until then (default 120)
   --timeout <seconds>     time-out of one attempt, doubled after a time-out (default 330)
   --mlflow-run <id|uri>   have the service pull a run from its tracking server (run id or runs:/<id>/<path>)
   --server-paths          send the checkpoint's path instead of its statistics (the service reads the file:
@@ -79,5 +80,6 @@ Output:
   --no-color              no colour (also NO_COLOR=1); colour is only ever used on a terminal
   -h, --help              this help
 
-Exit codes: 0 clean, 1 gate failed, 2 usage or input error, 3 unreachable after retries, 4 service error.
+Exit codes: 0 clean, 1 gate failed, 2 usage or input error, 3 unreachable after retries, 4 service error,
+5 internal error.
 `;

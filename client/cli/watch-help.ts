@@ -16,7 +16,9 @@ Flags:
   --idle <s>               no growth for this long ends the watch (default 600)
   --stop-on <severity>     exit 1 at the first finding this severe (critical, high, medium, low, info)
   --signal-pid <pid>       with --stop-on: send SIGINT to the training first (Lightning and the Trainer stop
-                           gracefully and save)
+                           gracefully and save); SIGTERM if it still runs after --signal-grace, or at once
+                           if it ignores SIGINT (a background job of a non-interactive shell)
+  --signal-grace <s>       time the training has to stop after each signal (default 30)
   --on-finding <command>   run through sh for each new or escalated finding, with
                            {"run", "at", "escalated", "finding"} as JSON on stdin (a chat notification)
   --dataset-name <name>    name the run in the request
@@ -26,5 +28,5 @@ Flags:
   -h, --help               this help
 
 Exit codes: 0 the run ended, 1 --stop-on reached, 2 usage error or no metrics appeared within --idle,
-3 service unreachable after retries, 4 service error. Docs: docs/client.md
+3 service unreachable after retries, 4 service error, 5 internal error. Docs: docs/client.md
 `;

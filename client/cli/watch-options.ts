@@ -10,6 +10,7 @@ export const WATCH_OPTIONS = {
   idle: { type: "string" },
   "stop-on": { type: "string" },
   "signal-pid": { type: "string" },
+  "signal-grace": { type: "string" },
   "on-finding": { type: "string" },
   "dataset-name": { type: "string" },
 } as const satisfies ParseArgsConfig["options"];
@@ -25,6 +26,8 @@ export interface WatchOptions extends ConnectionOptions {
   pollMs: number;
   stopOn: Severity | null;
   signalPid: number | null;
+  /** How long the training has to stop after SIGINT before SIGTERM, and after SIGTERM before it is reported running. */
+  signalGraceMs: number;
   onFinding: string | null;
   datasetName: string | null;
 }
@@ -42,6 +45,7 @@ export function readWatchOptions(args: string[], env: Record<string, string | un
     pollMs: Math.max(100, Math.min(1000, intervalMs)),
     stopOn: oneOf("stop-on", v["stop-on"], SEVERITIES),
     signalPid: pid,
+    signalGraceMs: seconds("signal-grace", v["signal-grace"], 30, 0) * 1000,
     onFinding: v["on-finding"] ?? null,
     datasetName: v["dataset-name"] ?? null,
   };

@@ -63,7 +63,9 @@ async function locate(paths: readonly string[], skipped: Skipped[]): Promise<Loc
     try {
       const info = await stat(p);
       if (info.isDirectory()) {
-        for (const file of await listRunFiles(p)) out.push({ file, named: false, shown: `${p.replace(/\/$/, "")}/${file.relative}` });
+        const shown = (rel: string) => `${p.replace(/\/$/, "")}/${rel}`;
+        const unreadable = (dir: string, err: unknown) => skipped.push({ source: `${shown(dir)}/`, reason: `${reasonOf(err)}; the rest of ${p} is analysed`, problem: true });
+        for (const file of await listRunFiles(p, unreadable)) out.push({ file, named: false, shown: shown(file.relative) });
       } else {
         out.push({ file: { path: resolve(p), relative: basename(p), size: info.size }, named: true, shown: p });
       }

@@ -18,12 +18,21 @@ const SKIPPED_DIRS = new Set([".git", ".trash", "node_modules", "__pycache__", "
 
 /**
  * Lists the regular files below `root` (symlinks are not followed: a run folder that links elsewhere is not
- * read outside itself), at most MAX_DEPTH levels deep, in `rankFiles` order. Throws past MAX_FILES.
+ * read outside itself), at most MAX_DEPTH levels deep, in `rankFiles` order. Throws past MAX_FILES, or when `root`
+ * itself cannot be listed; a subfolder that cannot be (permission denied) is passed to `onUnreadable` with its
+ * path relative to `root` and left out, so one locked folder does not hide the rest of the run.
  */
-export async function listRunFiles(root: string): Promise<FoundFile[]> {
+export async function listRunFiles(root: string, onUnreadable: (relativeDir: string, err: unknown) => void = () => {}): Promise<FoundFile[]> {
   const out: FoundFile[] = [];
   const visit = async (dir: string, depth: number): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true });
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if (depth === 0) throw err;
+      onUnreadable(relative(root, dir), err);
+      return;
+    }
     for (const e of entries) {
       const path = join(dir, e.name);
       if (e.isDirectory()) {

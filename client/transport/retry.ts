@@ -9,7 +9,11 @@ export const systemClock: Clock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-/** How hard to try: `retries` after the first attempt, and at most `maxWaitMs` spent waiting between attempts. */
+/**
+ * How hard to try. A busy service (429, 503, an upload refused by a closed connection) is tried again until
+ * `maxWaitMs` has passed since the first attempt, attempts included: it will have room soon. Other failures (no
+ * connection, time-outs) count against `retries` too: a service that is not there rarely appears.
+ */
 export interface RetryPolicy {
   retries: number;
   maxWaitMs: number;
@@ -44,9 +48,17 @@ export interface TransientFailure {
   retryAfterMs: number | null;
   /** The attempt ran out of time (504 or our own time-out): the next one gets a longer time-out. */
   timedOut: boolean;
+  /**
+   * The service is there but has no room now (429, 503, or it closed the connection on the upload): retried until
+   * --max-wait, whatever --retries says. Its text says which limit and what to do about it.
+   */
+  busy: string | null;
 }
 
-/** The wait before the next attempt: the server's Retry-After when it gave one (it knows its load), else backoff. */
+/**
+ * The wait before the next attempt: the service's Retry-After is its lower bound, and the jittered backoff is added
+ * to it, so the wait rises with each retry and clients refused together (a 429 says "1 s" to all of them) spread.
+ */
 export function nextDelay(failure: TransientFailure, retry: number, policy: RetryPolicy, random: () => number): number {
-  return failure.retryAfterMs ?? backoffDelay(retry, policy, random);
+  return (failure.retryAfterMs ?? 0) + backoffDelay(retry, policy, random);
 }

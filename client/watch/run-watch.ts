@@ -8,8 +8,10 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { colourWanted, type Palette, palette } from "../render/colour.js";
 import { stringifyRequest } from "../request/json.js";
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS, systemClock } from "../transport/retry.js";
-import { sendWithRetry } from "../transport/send.js";
+import { parseAnswer } from "../transport/answer.js";
+import { retryLine, sendWithRetry } from "../transport/send.js";
 import { RunFollower } from "./follow-run.js";
+import { stopProcess } from "./stop-process.js";
 
 /** A finding printed as new, or again because its severity rose. */
 interface Reported {
@@ -103,7 +105,7 @@ export async function runWatch(o: WatchOptions, io: Io): Promise<ExitCode> {
         for (const r of fresh) io.stdout.write(findingLine(r, at, out));
         if (o.onFinding) for (const r of fresh) await runHook(o.onFinding, { run: o.folder, at, escalated: r.escalated, finding: r.finding }, io, err);
         const stop = o.stopOn ? fresh.find((r) => severityRank(r.finding.severity) <= severityRank(o.stopOn!)) : undefined;
-        if (stop) return stopRun(stop.finding, o, io, err, ended);
+        if (stop) return await stopRun(stop.finding, o, io, err, ended);
       }
       pending = false;
       lastAnalysis = now;
@@ -127,23 +129,14 @@ async function analyse(artifact: Record<string, unknown>, o: WatchOptions, io: I
     clock: io.clock,
     random: io.random,
     onEvent: null,
-    onRetry: (n) => io.stderr.write(`retry ${n.retry}/${o.retries} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}\n`),
+    onRetry: (n) => io.stderr.write(`${retryLine(n)}\n`),
   });
-  const parsed = AnalysisResponseSchema.safeParse(JSON.parse(answer));
-  if (!parsed.success) throw new ClientError("SERVICE_ERROR", `the service's answer is not an analysis response (${parsed.error.issues[0]?.message}); is --server pointing at the diagnosis service?`);
-  return Object.values(parsed.data.agent_results).flatMap((r) => r.findings);
+  return Object.values(parseAnswer(answer, AnalysisResponseSchema, "an analysis response").agent_results).flatMap((r) => r.findings);
 }
 
-/** --stop-on reached: SIGINT to the training (Lightning and the Trainer stop gracefully and save), then exit 1. */
-function stopRun(f: Finding, o: WatchOptions, io: Io, err: Palette, ended: boolean): ExitCode {
-  if (o.signalPid !== null && !ended) {
-    try {
-      process.kill(o.signalPid, "SIGINT");
-      io.stderr.write(`${err.red(`sent SIGINT to process ${o.signalPid}`)}\n`);
-    } catch (e) {
-      io.stderr.write(`${err.red(`could not signal process ${o.signalPid}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)}\n`);
-    }
-  }
+/** --stop-on reached: stop the training (--signal-pid: SIGINT, then SIGTERM after the grace), then exit 1. */
+async function stopRun(f: Finding, o: WatchOptions, io: Io, err: Palette, ended: boolean): Promise<ExitCode> {
+  if (o.signalPid !== null && !ended) await stopProcess(o.signalPid, o.signalGraceMs, (line) => io.stderr.write(`${err.red(line)}\n`));
   io.stderr.write(`stopping: ${f.severity} finding ${f.id} (--stop-on ${o.stopOn})\n`);
   return EXIT.gateFailed;
 }

@@ -81,6 +81,19 @@ export interface RunMeta {
   metricsPath: string | null;
   /** Whether the run is still going (`metadata.status: "running"`) and how long it is meant to be. */
   progress: RunProgress;
+  /** The metrics file ends partway through a record or row (absent when it ends cleanly). */
+  truncated?: TruncatedLog;
+}
+
+/** A metrics file cut off mid-record: what was read before the cut, and what was left unread after it. */
+export interface TruncatedLog {
+  /** The file cut off (a path of a multi-file upload), or null for the one file sent. */
+  file: string | null;
+  /** Complete records (event files) or rows (CSV) read before the cut. */
+  recordsRead: number;
+  /** Bytes after the last complete record or row: the cut one's beginning. */
+  bytesLeft: number;
+  unit: "records" | "rows";
 }
 
 /** A run still training is judged only on what is already certain (docs/detectors.md, partial runs). */

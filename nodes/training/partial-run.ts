@@ -44,6 +44,7 @@ export const PARTIAL_RUN: Readonly<Record<string, PartialRunBehaviour>> = {
   "training.lr_schedule": heldBack("a schedule may not have reached its first decay yet"),
   "training.amp_overflow": fires("an fp16 overflow already happened"),
   "training.eval_coverage": heldBack("the first evaluation may still come"),
+  "training.truncated_log": heldBack("a log being written ends mid-record until its writer flushes the rest"),
   "training.cuda_oom": fires("the log line is there"),
   "training.dataloader_errors": fires("the log line is there"),
   "training.dataloader_bottleneck": fires("the log line is there"),

@@ -44,13 +44,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** A clock whose time moves only by the waits it is asked for, which it records. */
 function recordingClock(onSleep: (ms: number, n: number) => Promise<void> | void = () => {}): Clock & { waits: number[] } {
   const waits: number[] = [];
+  let now = Date.parse("2026-11-25T08:00:00Z");
   return {
     waits,
-    now: () => Date.parse("2026-11-25T08:00:00Z"),
+    now: () => now,
     sleep: async (ms) => {
       waits.push(ms);
+      now += ms;
       await onSleep(ms, waits.length);
     },
   };
@@ -67,21 +70,74 @@ describe("sendWithRetry over real HTTP", () => {
     const notices: RetryNotice[] = [];
     const body = await sendWithRetry({ url: `http://127.0.0.1:${port}/v1/analyse`, body: "{}", timeoutMs: 10_000, policy: POLICY, clock, random: () => 0.5, onRetry: (n) => notices.push(n) });
     expect(body).toBe('{"ok":true}');
-    // Retry 1: full jitter over min(30 s, 1 s · 2⁰) with random 0.5; retry 2: the server's Retry-After, 2 s.
-    expect(clock.waits).toEqual([500, 2000]);
+    // Retry 1: full jitter over min(30 s, 1 s · 2⁰) with random 0.5; retry 2: the server's Retry-After, 2 s, plus
+    // full jitter over min(30 s, 1 s · 2¹).
+    expect(clock.waits).toEqual([500, 3000]);
     expect(notices.map((n) => n.reason)).toEqual(["cannot connect (ECONNREFUSED)", "the service answered 503"]);
     expect(server!.hits()).toBe(2);
   });
 
-  it("follows the documented backoff ceilings 1, 2, 4, 8 s… capped at 30 s, then gives up as UNREACHABLE", async () => {
-    const { url, hits } = await scripted([{ status: 503, body: "{}" }]);
+  it("follows the documented backoff ceilings 1, 2, 4, 8 s… capped at 30 s, then gives up after --retries as UNREACHABLE", async () => {
+    const { url, hits } = await scripted([{ status: 504, body: "{}" }]);
     const clock = recordingClock();
-    const policy = { ...POLICY, retries: 6 };
+    const policy = { ...POLICY, retries: 6, maxWaitMs: 600_000 };
     const err = await sendWithRetry({ url, body: "{}", timeoutMs: 10_000, policy, clock, random: () => 0.999 }).catch((e) => e);
     expect(isClientError(err) && err.code).toBe("UNREACHABLE");
     expect(err.exitCode).toBe(3);
+    expect(err.message).toContain("after 7 attempts (--retries 6)");
     expect(clock.waits).toEqual([999, 1998, 3996, 7992, 15984, 29970]);
     expect(hits()).toBe(7);
+  });
+
+  it("retries a busy service (429) past --retries until --max-wait, each wait its Retry-After plus a rising jitter", async () => {
+    const refusal = { status: 429, headers: { "retry-after": "1" }, body: '{"detail":"limit","code":"TOO_MANY_REQUESTS"}' };
+    const { url, hits } = await scripted([refusal, refusal, refusal, refusal, refusal, refusal, { status: 200, body: "done" }]);
+    const clock = recordingClock();
+    const body = await sendWithRetry({ url, body: "{}", timeoutMs: 10_000, policy: POLICY, clock, random: () => 0.5 });
+    expect(body).toBe("done");
+    expect(hits()).toBe(7);
+    expect(clock.waits).toEqual([1500, 2000, 3000, 5000, 9000, 16000]);
+  });
+
+  it("bounds the whole run by --max-wait and names the per-client limit and what to do", async () => {
+    const { url } = await scripted([{ status: 429, headers: { "retry-after": "1" }, body: '{"detail":"limit","code":"TOO_MANY_REQUESTS"}' }]);
+    const clock = recordingClock();
+    const err = await sendWithRetry({ url, body: "{}", timeoutMs: 10_000, policy: { ...POLICY, maxWaitMs: 20_000 }, clock, random: () => 0.5 }).catch((e) => e);
+    expect(err.code).toBe("UNREACHABLE");
+    // 1.5 + 2 + 3 + 5 s, then the 9 s wait is cut to the 8.5 s left, and the run ends at the deadline.
+    expect(clock.waits).toEqual([1500, 2000, 3000, 5000, 8500]);
+    expect(err.message).toContain("the service answered 429 after 6 attempts (--max-wait 20 s)");
+    expect(err.message).toContain("SERVICE_MAX_CONCURRENT_PER_CLIENT");
+    expect(err.message).toContain("fewer `ml-diagnose` jobs in parallel");
+  });
+
+  it.each([
+    ["OVERLOADED", "SERVICE_MAX_CONCURRENT_ANALYSES"],
+    ["SHUTTING_DOWN", "shutting down"],
+  ])("a 503 %s names its cause: %s", async (code, named) => {
+    const { url } = await scripted([{ status: 503, headers: { "retry-after": "5" }, body: JSON.stringify({ detail: "busy", code }) }]);
+    const err = await sendWithRetry({ url, body: "{}", timeoutMs: 10_000, policy: { ...POLICY, maxWaitMs: 4000 }, clock: recordingClock(), random: () => 0.5 }).catch((e) => e);
+    expect(err.message).toContain("--max-wait 4 s");
+    expect(err.message).toContain(named);
+  });
+
+  it("reads a 429 the service sent before reading the upload and closing the connection", async () => {
+    // As server/admission.ts does: answer at once with `connection: close`, never read the body.
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      if (hits === 1) res.writeHead(429, { "retry-after": "1", connection: "close", "content-type": "application/json" }).end('{"detail":"limit","code":"TOO_MANY_REQUESTS"}');
+      else _req.resume().on("end", () => res.writeHead(200).end("done"));
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/analyse`;
+    const notices: RetryNotice[] = [];
+    const body = await sendWithRetry({ url, body: JSON.stringify({ x: "a".repeat(8_000_000) }), timeoutMs: 30_000, policy: { ...POLICY, retries: 0 }, clock: recordingClock(), random: () => 0, onRetry: (n) => notices.push(n) });
+    expect(body).toBe("done");
+    // Either the answer was read (429) or the write was cut off first; both are a busy service, retried though --retries is 0.
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.reason).toMatch(/^(the service answered 429|the service closed the connection during the upload \((EPIPE|ECONNRESET)\))$/);
   });
 
   it("stops before waiting past --max-wait", async () => {

@@ -100,11 +100,22 @@ describe("the production build", { timeout: 120_000 }, () => {
     expect(lines.join("")).toMatch(/"msg":"knowledge base ready".*"index":"built"/);
   });
 
-  it("holds the ml-diagnose command compiled, which runs under plain node as the launcher runs it", () => {
+  /** The compiled command run under plain node as the launcher runs it. */
+  const builtCli = (args: string[]) => {
     const entry = new URL(join(outDir, "client", "main.js"), `file://${root}`).href;
-    const script = `const { main } = await import(${JSON.stringify(entry)}); process.exitCode = await main(["--help"], { stdout: process.stdout, stderr: process.stderr, env: {} });`;
-    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH } });
+    const script = `const { main } = await import(${JSON.stringify(entry)}); process.exitCode = await main(${JSON.stringify(args)}, { stdout: process.stdout, stderr: process.stderr, env: {} });`;
+    return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH } });
+  };
+
+  it("holds the ml-diagnose command compiled, which runs under plain node as the launcher runs it", () => {
+    const run = builtCli(["--help"]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Usage: ml-diagnose <command>/m);
+  });
+
+  it("ml-diagnose --version prints the package's version from the build", () => {
+    const run = builtCli(["--version"]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}\n`);
   });
 });

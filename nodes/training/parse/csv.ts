@@ -1,5 +1,5 @@
 import { isAxisName } from "../names.js";
-import { readCsv } from "./csv-table.js";
+import { detectDelimiter, readCsv } from "./csv-table.js";
 import { readMetricValue } from "./number.js";
 import type { SeriesBuilder } from "./series-builder.js";
 
@@ -71,4 +71,20 @@ export function readCsvMetrics(content: string, out: SeriesBuilder): number {
     };
   });
   return rows;
+}
+
+/**
+ * A last row cut off mid-line: the text does not end with a line break (CSV loggers end every row with one, RFC
+ * 4180 §2) and its last line has fewer cells than the header. Such a row's last cell may be a number cut short,
+ * so the text is read without it (`kept`). A last line without its line break but with every cell is whole: some
+ * writers omit the final one. Null when nothing was cut.
+ */
+export function csvCutTail(content: string): { kept: string; bytesLeft: number } | null {
+  const lastBreak = content.lastIndexOf("\n");
+  if (lastBreak < 0 || lastBreak === content.length - 1) return null;
+  const headerLine = content.slice(0, content.search(/\r?\n/));
+  const delimiter = detectDelimiter(headerLine);
+  const last = content.slice(lastBreak + 1);
+  if (last.split(delimiter).length >= headerLine.split(delimiter).length) return null;
+  return { kept: content.slice(0, lastBreak + 1), bytesLeft: Buffer.byteLength(last) };
 }

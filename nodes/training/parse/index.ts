@@ -1,10 +1,10 @@
 import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
-import type { RunMeta, TrainingFormat, TrainingRun } from "../model.js";
+import type { RunMeta, TrainingFormat, TrainingRun, TruncatedLog } from "../model.js";
 import { isAxisName } from "../names.js";
 import { paramNumber } from "../params.js";
 import { readProgress } from "./progress.js";
 import { readMetricArrays } from "./arrays.js";
-import { readCsvMetrics } from "./csv.js";
+import { csvCutTail, readCsvMetrics } from "./csv.js";
 import { readTrainerState, type TrainerStateMeta } from "./hf-trainer-state.js";
 import { readMetricsValues } from "./legacy.js";
 import { logLines, summarizeLogs } from "./logs.js";
@@ -21,6 +21,7 @@ interface ReadResult {
   format: TrainingFormat;
   records: number;
   state?: TrainerStateMeta;
+  truncated?: TruncatedLog;
 }
 
 /**
@@ -49,6 +50,7 @@ export function parseTrainingArtifact(payload: Record<string, unknown>): Trainin
     valSamples: paramNumber(params, "n_val", "val_size", "num_val_samples", "val_samples", "validation_size", "eval_samples") ?? read?.state?.valSamples ?? null,
     metricsPath: typeof payload.metrics_path === "string" ? payload.metrics_path : null,
     progress: { running: false, expectedTotalSteps: null, maxEpochs: null },
+    ...(read?.truncated ? { truncated: read.truncated } : {}),
   };
   meta.progress = readProgress(payload.metadata, meta.maxSteps, params);
   return { format: read?.format ?? "logs_only", series, params, logs: summarizeLogs(lines), meta };
@@ -102,7 +104,9 @@ function readContent(format: string, metrics: Record<string, unknown>, builder: 
     case "lightning_csv":
     case "keras_csv": {
       if (typeof metrics.content !== "string") throw new Error(`metrics.content: expected the ${format} text`);
-      return { format, records: readCsvMetrics(metrics.content, builder) };
+      const cut = csvCutTail(metrics.content);
+      const records = readCsvMetrics(cut?.kept ?? metrics.content, builder);
+      return { format, records, ...(cut ? { truncated: { file: null, recordsRead: records, bytesLeft: cut.bytesLeft, unit: "rows" as const } } : {}) };
     }
     case "hf_trainer_state": {
       const content = typeof metrics.content === "string" ? parseTolerantJson(metrics.content) : metrics.content;
@@ -111,9 +115,13 @@ function readContent(format: string, metrics: Record<string, unknown>, builder: 
       return { format, records: Array.isArray(content.log_history) ? content.log_history.length : 0, state };
     }
     case "tfevents": {
-      if (Array.isArray(metrics.files)) return { format, records: readTfEventFiles(metrics.files, builder) };
-      if (typeof metrics.content_base64 !== "string") throw new Error("metrics.content_base64: expected the event file, base64-encoded");
-      return { format, records: readTfEvents(Buffer.from(metrics.content_base64, "base64"), builder) };
+      const cuts: TruncatedLog[] = [];
+      const cutOff = (file: string | null, recordsRead: number, bytesLeft: number) => cuts.push({ file, recordsRead, bytesLeft, unit: "records" });
+      let records: number;
+      if (Array.isArray(metrics.files)) records = readTfEventFiles(metrics.files, builder, cutOff);
+      else if (typeof metrics.content_base64 !== "string") throw new Error("metrics.content_base64: expected the event file, base64-encoded");
+      else records = readTfEvents(Buffer.from(metrics.content_base64, "base64"), builder, "", (left, read) => cutOff(null, read, left));
+      return { format, records, ...(cuts[0] ? { truncated: cuts[0] } : {}) };
     }
     default:
       throw new Error(`metrics.format: unknown format ${JSON.stringify(format)}; expected one of ${CONTENT_FORMATS.join(", ")}`);

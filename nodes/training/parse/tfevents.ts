@@ -15,9 +15,10 @@ const utf8 = new TextDecoder();
  * Reads TensorBoard scalars from an event file: TFRecord framing (u64 length, masked CRC-32C of the length,
  * data, masked CRC-32C of the data), each record an `Event` whose `summary.value`s carry `simple_value`
  * (PyTorch, tensorboardX) or a scalar `tensor` (TF2, plugin "scalars"). Checksums are verified; a truncated
- * last record (a live run) ends the file quietly. Returns the number of events read.
+ * last record (a live run, or a copy cut short) ends the reading, and `onCut` is told how many bytes were left after how many records.
+ * Returns the number of events read.
  */
-export function readTfEvents(file: Uint8Array, out: SeriesBuilder, prefix = ""): number {
+export function readTfEvents(file: Uint8Array, out: SeriesBuilder, prefix = "", onCut?: (bytesLeft: number, recordsRead: number) => void): number {
   const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
   const plugins = new Map<string, string>();
   let pos = 0;
@@ -38,6 +39,7 @@ export function readTfEvents(file: Uint8Array, out: SeriesBuilder, prefix = ""):
     events++;
     pos = start + length + 4;
   }
+  if (pos < file.length) onCut?.(file.length - pos, events);
   return events;
 }
 
@@ -47,16 +49,17 @@ const SPLIT_FOLDER = /^(?:train|training|val|valid|validation|eval|evaluation|te
 /**
  * Reads several event files of one run, `[{path, content_base64}]`, as one run: a file inside a split folder
  * (`logs/train/…`, `logs/validation/…`) has its tags read under that split, so Keras' `epoch_loss` in both folders
- * becomes the training and the validation loss. Returns the number of events read.
+ * becomes the training and the validation loss. Returns the number of events read; `onCut` hears of a file cut
+ * off mid-record, with its path.
  */
-export function readTfEventFiles(files: readonly unknown[], out: SeriesBuilder): number {
+export function readTfEventFiles(files: readonly unknown[], out: SeriesBuilder, onCut?: (path: string, recordsRead: number, bytesLeft: number) => void): number {
   let events = 0;
   files.forEach((f, i) => {
     const file = f as { path?: unknown; content_base64?: unknown };
     if (typeof file.content_base64 !== "string") throw new Error(`metrics.files[${i}].content_base64: expected the event file, base64-encoded`);
-    const folders = typeof file.path === "string" ? file.path.split(/[\\/]/).slice(0, -1) : [];
-    const split = folders.reverse().find((d) => SPLIT_FOLDER.test(d));
-    events += readTfEvents(Buffer.from(file.content_base64, "base64"), out, split ? `${split}/` : "");
+    const path = typeof file.path === "string" ? file.path : `files[${i}]`;
+    const split = path.split(/[\\/]/).slice(0, -1).reverse().find((d) => SPLIT_FOLDER.test(d));
+    events += readTfEvents(Buffer.from(file.content_base64, "base64"), out, split ? `${split}/` : "", (left, read) => onCut?.(path, read, left));
   });
   return events;
 }

@@ -29,6 +29,7 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "training.lr_schedule": "Learning-rate schedule issue. The logged learning rate is constant although a cosine scheduler is configured; warmup covers 15% of steps.",
   "training.amp_overflow": "Mixed-precision overflow. The fp16 loss scale halved repeatedly to 1 and 7% of steps were skipped.",
   "training.eval_coverage": "Too few validation points. Only 3 validation evaluations were logged for 60 epochs.",
+  "training.truncated_log": "The metrics log is cut off. The TensorBoard event file ends partway through a record: 271 complete records were read, 5120 bytes after them belong to one cut off.",
   "training.seed_variance": "Improvement within seed noise. A single seed was run and the claimed improvement is smaller than twice the seed standard deviation.",
   "training.cuda_oom": "CUDA out of memory. The log reports torch.cuda.OutOfMemoryError: tried to allocate 2.00 GiB at epoch 3.",
   "training.dataloader_bottleneck": "Data loading may bottleneck training. Lightning warns the train dataloader does not have many workers which may be a bottleneck.",
