@@ -64,6 +64,7 @@ function scanFacts(scan: CheckpointScan): Record<string, unknown> {
       bytes: p.bytes,
       imports: p.globals.map((g) => ({ module: g.module, name: g.name, opcode: g.opcode, count: g.count })),
       ext_codes: p.extCodes,
+      versions: p.versions,
       error: p.error,
       partial: p.partial,
     })),

@@ -1,4 +1,5 @@
 import { type ImportedGlobal, type PickleRead, readPickle } from "./pickle-machine.js";
+import { recordedVersions, type RecordedVersion } from "./pickle-libraries.js";
 import { classifyGlobal, type GlobalVerdict } from "./pickle-policy.js";
 
 /** One distinct global a pickle imports, with its verdict and how often it is imported. */
@@ -19,6 +20,8 @@ export interface PickleReport {
   protocol: number;
   globals: ScannedGlobal[];
   extCodes: number[];
+  /** Library versions the pickle records about itself (scikit-learn's `_sklearn_version`…). */
+  versions: RecordedVersion[];
   /** Why the first pickle could not be read to its STOP, or null. */
   error: string | null;
   /** Only a prefix of the stream was scanned (it was larger than the scan keeps in memory). */
@@ -56,6 +59,8 @@ function summarize(entry: string, size: number, reads: readonly PickleRead[], pa
       else byName.set(key, { module: g.module, name: g.name, opcode: g.opcode, count: 1, ...classifyGlobal(g.module, g.name) });
     }
   }
+  const libraries = new Set([...byName.values()].flatMap((g) => (g.library ? [g.library] : [])));
+  const versions = libraries.size === 0 ? [] : dedupe(reads.flatMap((r) => recordedVersions(r.value, libraries)));
   return {
     entry,
     bytes: size,
@@ -63,10 +68,13 @@ function summarize(entry: string, size: number, reads: readonly PickleRead[], pa
     protocol: reads[0]?.protocol ?? 0,
     globals: [...byName.values()],
     extCodes: reads.flatMap((r) => r.extCodes),
+    versions,
     error: reads[0]?.error ?? null,
     partial,
   };
 }
+
+const dedupe = (versions: RecordedVersion[]) => [...new Map(versions.map((v) => [`${v.library}\n${v.version}`, v])).values()];
 
 /** Candidate starts tried when carving: bounds the work on a large binary. */
 const MAX_CARVE_ATTEMPTS = 4096;
