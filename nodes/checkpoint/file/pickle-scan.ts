@@ -38,6 +38,7 @@ export function scanPickles(bytes: Uint8Array, entry: string, options: { maxPick
   let at = 0;
   while (at < bytes.length && reads.length < (options.maxPickles ?? 64)) {
     const read = readPickle(bytes, at);
+    if (read.arrays.length > 0) read.globals.push(...importsOfPlainLoad(bytes, at, read));
     if (read.error && reads.length > 0) {
       if (read.globals.length > 0 || read.extCodes.length > 0) reads.push(read);
       break;
@@ -47,6 +48,17 @@ export function scanPickles(bytes: Uint8Array, entry: string, options: { maxPick
     at = read.end;
   }
   return { report: summarize(entry, bytes.length, reads, options.partial ?? false), reads };
+}
+
+/**
+ * joblib.load reads an array's bytes after its wrapper; pickle.load of the same file reads them as opcodes. A file
+ * can hide a payload there that only the second reading runs, so the stream is also read the plain way, and the
+ * dangerous imports that reading finds count too. Only dangerous ones: random array bytes read as opcodes make
+ * nonsense names that would otherwise pass for unknown classes.
+ */
+function importsOfPlainLoad(bytes: Uint8Array, at: number, read: PickleRead): ImportedGlobal[] {
+  const seen = new Set(read.globals.map((g) => g.offset));
+  return readPickle(bytes, at, { joblibArrays: false }).globals.filter((g) => !seen.has(g.offset) && classifyGlobal(g.module, g.name).safety === "dangerous");
 }
 
 function summarize(entry: string, size: number, reads: readonly PickleRead[], partial: boolean): PickleReport {
