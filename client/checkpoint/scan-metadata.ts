@@ -5,7 +5,7 @@ import type { CheckpointScan, ScannedTensor } from "../../nodes/checkpoint/file/
 /** One `tensor_stats.per_tensor` row (ARTIFACTS.md): what the service's detectors read from a scanned file. */
 function perTensor(t: ScannedTensor): Record<string, unknown> {
   const s = t.stats;
-  const row: Record<string, unknown> = { name: t.name, dtype: t.dtype ?? t.rawDtype, shape: t.shape, group: t.group, ...(t.storage ? { storage: t.storage } : {}) };
+  const row: Record<string, unknown> = { name: t.name, dtype: t.dtype ?? t.rawDtype, shape: t.shape, group: t.group, ...(t.storage ? { storage: t.storage } : {}), ...(typeof t.requiresGrad === "boolean" ? { requires_grad: t.requiresGrad } : {}) };
   if (!s) return row;
   return {
     ...row,
