@@ -10,14 +10,17 @@ import { buildCheckpointInfo } from "../nodes/checkpoint/build-info.js";
 import { detectCheckpointFindings } from "../nodes/checkpoint/detect.js";
 import { scanCheckpointFile } from "../nodes/checkpoint/file/scan.js";
 
-const DIR = new URL("../test/fixtures/checkpoint/ml-pickles/", import.meta.url).pathname;
+const FIXTURES = new URL("../test/fixtures/checkpoint/", import.meta.url).pathname;
+/** The corpus and its holdout part (other estimators, seeds and payloads, never used to tune the policy). */
+const PARTS = ["ml-pickles", "ml-pickles-holdout"];
 const DOCS = new URL("../docs/checkpoints.md", import.meta.url).pathname;
 const BEGIN = "<!-- ml-pickles table: scripts/measure-ml-pickles.ts -->";
 const END = "<!-- /ml-pickles table -->";
 
 interface ToolVerdict { verdict: string; found: string[]; errors: string[] }
-const tools: { picklescan: string; modelscan: string; files: Record<string, { picklescan: ToolVerdict; modelscan: ToolVerdict }> } = JSON.parse(readFileSync(`${DIR}tool-verdicts.json`, "utf8"));
-const labels: { files: Record<string, { kind: string; writer: string; payload: string | null }> } = JSON.parse(readFileSync(`${DIR}labels.json`, "utf8"));
+type Tools = { picklescan: string; modelscan: string; files: Record<string, { picklescan: ToolVerdict; modelscan: ToolVerdict }> };
+type Labels = { files: Record<string, { kind: string; writer: string; payload: string | null }> };
+const read = <T>(part: string, file: string): T => JSON.parse(readFileSync(`${FIXTURES}${part}/${file}`, "utf8"));
 
 const ORDER = ["critical", "high", "medium", "low", "info"];
 const worst = (findings: readonly Finding[]) => findings.map((f) => f.severity).sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))[0] ?? "none";
@@ -30,21 +33,28 @@ const tool = (t: ToolVerdict) => (t.verdict === "dangerous" ? `**dangerous** (${
 
 const rows: string[] = [];
 const gaps: string[] = [];
-for (const name of Object.keys(tools.files)) {
-  const path = `${DIR}${name}`;
-  const scan = await scanCheckpointFile(path);
-  const findings = detectCheckpointFindings(buildCheckpointInfo(path, {}, { scan, note: null, maxScanBytes: null }));
-  const t = tools.files[name]!;
-  const label = labels.files[name];
-  const kind = label?.kind ?? "benign (trainer)";
-  if ((t.picklescan.verdict === "dangerous" || t.modelscan.verdict === "dangerous") && worst(findings) !== "critical") gaps.push(`${name}: a tool calls it dangerous, not critical here`);
-  if (kind === "hostile" && worst(findings) !== "critical") gaps.push(`${name}: hostile, not critical here`);
-  if (kind.startsWith("benign") && ORDER.indexOf(worst(findings)) < ORDER.indexOf("low")) gaps.push(`${name}: benign, ${worst(findings)} here`);
-  rows.push(`| ${name} | ${kind}${label?.payload ? ` (${label.payload})` : ""} | ${gradeOf(findings)} | ${tool(t.picklescan)} | ${tool(t.modelscan)} |`);
+let versions = "";
+for (const part of PARTS) {
+  const tools = read<Tools>(part, "tool-verdicts.json");
+  const labels = read<Labels>(part, "labels.json");
+  versions = `picklescan ${tools.picklescan} | modelscan ${tools.modelscan}`;
+  for (const file of Object.keys(tools.files)) {
+    const name = part === "ml-pickles" ? file : `holdout: ${file}`;
+    const path = `${FIXTURES}${part}/${file}`;
+    const scan = await scanCheckpointFile(path);
+    const findings = detectCheckpointFindings(buildCheckpointInfo(path, {}, { scan, note: null, maxScanBytes: null }));
+    const t = tools.files[file]!;
+    const label = labels.files[file];
+    const kind = label?.kind ?? "benign (trainer)";
+    if ((t.picklescan.verdict === "dangerous" || t.modelscan.verdict === "dangerous") && worst(findings) !== "critical") gaps.push(`${name}: a tool calls it dangerous, not critical here`);
+    if (kind === "hostile" && worst(findings) !== "critical") gaps.push(`${name}: hostile, not critical here`);
+    if (kind.startsWith("benign") && ORDER.indexOf(worst(findings)) < ORDER.indexOf("low")) gaps.push(`${name}: benign, ${worst(findings)} here`);
+    rows.push(`| ${name} | ${kind}${label?.payload ? ` (${label.payload})` : ""} | ${gradeOf(findings)} | ${tool(t.picklescan)} | ${tool(t.modelscan)} |`);
+  }
 }
 
 const table = [
-  `| file | what it is | this service | picklescan ${tools.picklescan} | modelscan ${tools.modelscan} |`,
+  `| file | what it is | this service | ${versions} |`,
   "|---|---|---|---|---|",
   ...rows,
 ].join("\n");

@@ -136,3 +136,31 @@ describe("joblib's layout", () => {
     });
   });
 });
+
+describe("the holdout part (other estimators, seeds, protocols and payloads; never used to tune the policy)", () => {
+  const holdout: { canary: string; files: Record<string, Label> } = JSON.parse(readFileSync(fixture("ml-pickles-holdout/labels.json"), "utf8"));
+  const holdoutTools: typeof tools = JSON.parse(readFileSync(fixture("ml-pickles-holdout/tool-verdicts.json"), "utf8"));
+  const graded = new Map<string, Finding[]>();
+  beforeAll(async () => {
+    rmSync(holdout.canary, { force: true });
+    for (const name of Object.keys(holdout.files)) graded.set(name, findingsOf(await infoOf(`ml-pickles-holdout/${name}`)));
+  });
+  const of = (kind: Label["kind"]) => Object.entries(holdout.files).filter(([, l]) => l.kind === kind).map(([n]) => n);
+
+  it.each(of("benign"))("%s (benign) is at most low", (name) => {
+    expect(aboveLow(graded.get(name)!)).toEqual([]);
+  });
+
+  it.each(of("hostile"))("%s (hostile) is critical and names the payload's import", (name) => {
+    const [unsafe] = byId(graded.get(name)!, "checkpoint.unsafe_pickle");
+    expect(unsafe?.severity).toBe("critical");
+    expect(unsafe?.description).toContain(holdout.files[name]!.payload);
+  });
+
+  it("is critical wherever a tool says dangerous, and ran no payload", () => {
+    const flagged = Object.entries(holdoutTools.files).filter(([, t]) => t.picklescan.verdict === "dangerous" || t.modelscan.verdict === "dangerous");
+    expect(flagged.length).toBeGreaterThan(0);
+    for (const [name] of flagged) expect(byId(graded.get(name)!, "checkpoint.unsafe_pickle")[0]?.severity).toBe("critical");
+    expect(existsSync(holdout.canary)).toBe(false);
+  });
+});
