@@ -16,7 +16,11 @@ describe("EMA checkpoints written by their trainers", () => {
     expect(counters.length).toBeGreaterThan(10);
     expect(counters.every((t) => t.stats?.max === 0)).toBe(true);
     expect(scan.tensors.some((t) => t.name.endsWith(".anchors"))).toBe(true);
-    const findings = findingsOf(await infoOf("ml-pickles/trainers/yolo-best.pt"));
+    const info = await infoOf("ml-pickles/trainers/yolo-best.pt");
+    const fixed = info.tensors.filter(isFixed).map((t) => t.name);
+    expect(fixed).toEqual(expect.arrayContaining(["_modules.model._modules.14.anchors", "_modules.model._modules.14.strides", "_modules.model._modules.14._modules.dfl._modules.conv._parameters.weight"]));
+    expect(fixed).not.toContain("_modules.model._modules.0._modules.conv._parameters.weight");
+    const findings = findingsOf(info);
     expect(aboveLow(findings)).toEqual([]);
     expect(byId(findings, "checkpoint.library_pickle")[0]!.description).toMatch(/Ultralytics, PyTorch.*records Ultralytics \d+\.\d+\.\d+/);
   });
