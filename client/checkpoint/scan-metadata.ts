@@ -5,7 +5,7 @@ import type { CheckpointScan, ScannedTensor } from "../../nodes/checkpoint/file/
 /** One `tensor_stats.per_tensor` row (ARTIFACTS.md): what the service's detectors read from a scanned file. */
 function perTensor(t: ScannedTensor): Record<string, unknown> {
   const s = t.stats;
-  const row: Record<string, unknown> = { name: t.name, dtype: t.dtype ?? t.rawDtype, shape: t.shape, group: t.group, ...(t.storage ? { storage: t.storage } : {}) };
+  const row: Record<string, unknown> = { name: t.name, dtype: t.dtype ?? t.rawDtype, shape: t.shape, group: t.group, ...(t.storage ? { storage: t.storage } : {}), ...(typeof t.requiresGrad === "boolean" ? { requires_grad: t.requiresGrad } : {}) };
   if (!s) return row;
   return {
     ...row,
@@ -64,6 +64,7 @@ function scanFacts(scan: CheckpointScan): Record<string, unknown> {
       bytes: p.bytes,
       imports: p.globals.map((g) => ({ module: g.module, name: g.name, opcode: g.opcode, count: g.count })),
       ext_codes: p.extCodes,
+      versions: p.versions,
       error: p.error,
       partial: p.partial,
     })),

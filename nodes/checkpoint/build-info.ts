@@ -22,6 +22,7 @@ function recordOf(t: ScannedTensor): TensorRecord {
     numel: t.numel,
     group: t.group,
     storage: t.storage ?? null,
+    requiresGrad: t.requiresGrad ?? null,
     values: s && {
       nanCount: s.nanCount,
       infCount: s.posInfCount + s.negInfCount,
@@ -60,6 +61,14 @@ function fileOptimizerState(scan: CheckpointScan, tensors: readonly TensorRecord
   return scan.format === "safetensors" || tensors.length > 0 ? false : null;
 }
 
+/** requires_grad = false marks a fixed tensor only beside tensors that require grad: an EMA model (Ultralytics,
+ * timm) or a frozen export has it false everywhere. */
+function requiresGradWhereItTells(tensors: TensorRecord[]): TensorRecord[] {
+  if (tensors.some((t) => t.requiresGrad === true)) return tensors;
+  for (const t of tensors) t.requiresGrad = null;
+  return tensors;
+}
+
 /** Normalizes a scanned file and/or the request's metadata into the one table the detectors read. */
 export function buildCheckpointInfo(path: string | null, requestMetadata: Record<string, unknown>, file: FileOutcome): CheckpointInfo {
   const scan = file.scan;
@@ -70,7 +79,7 @@ export function buildCheckpointInfo(path: string | null, requestMetadata: Record
   // scanned here always wins.
   const clientScan = scan ? null : clientScanFacts(metadata);
   const issues = scan?.issues ?? clientScan?.issues ?? [];
-  const tensors = scan ? scan.tensors.map(recordOf) : clientTensorRecords(clientStats);
+  const tensors = requiresGradWhereItTells(scan ? scan.tensors.map(recordOf) : clientTensorRecords(clientStats));
   const declaredTensors = numberOr(clientStats?.num_tensors);
   const fromTable = (pick: (t: TensorRecord) => number) => tensors.reduce((n, t) => n + pick(t), 0);
   const lightning = scan?.lightning ?? metadataLightning(metadata);

@@ -21,6 +21,7 @@ const PickleSchema = z.object({
   bytes: z.number().int().min(0).catch(0),
   imports: z.array(z.unknown()).catch([]),
   ext_codes: z.array(z.number().int()).catch([]),
+  versions: z.array(z.object({ library: z.string().max(64), version: z.string().max(64) })).max(50).catch([]),
   error: z.string().nullable().catch(null),
   partial: z.boolean().catch(false),
 });
@@ -54,7 +55,7 @@ const each = <T>(schema: z.ZodType<T>, items: readonly unknown[]): T[] =>
 
 function pickleReport(p: z.infer<typeof PickleSchema>): PickleReport {
   const globals = each(ImportSchema, p.imports).map((g) => ({ ...classifyGlobal(g.module, g.name), module: g.module, name: g.name, opcode: g.opcode, count: g.count }));
-  return { entry: p.entry, bytes: p.bytes, pickles: 1, protocol: p.protocol, globals, extCodes: p.ext_codes, error: p.error, partial: p.partial };
+  return { entry: p.entry, bytes: p.bytes, pickles: 1, protocol: p.protocol, globals, extCodes: p.ext_codes, versions: p.versions, error: p.error, partial: p.partial };
 }
 
 /** `metadata.scan` as detector input, or null when the metadata has none. */

@@ -33,6 +33,8 @@ const PerTensorSchema = z.looseObject({
   group: z.enum(["model", "optimizer", "other"]).optional().catch(undefined),
   /** Storage identity: tensors sharing one (tied weights) count once against the file size. */
   storage: z.string().optional().catch(undefined),
+  /** torch's requires_grad of the tensor, where the file records it (whole pickled models, Parameters). */
+  requires_grad: z.boolean().optional().catch(undefined),
   /** Output units (first dimension) the client tracked, and how many have ~zero weights (the dead-unit proxy). */
   units: count,
   dead_units: count,
@@ -83,6 +85,7 @@ export function clientTensorRecords(stats: ClientTensorStats | null): TensorReco
       numel: shape ? shape.reduce((a, b) => a * b, 1) : null,
       group: t.group ?? "model",
       storage: t.storage ?? null,
+      requiresGrad: t.requires_grad ?? null,
       values: {
         nanCount: t.nan_count ?? 0,
         infCount: t.inf_count ?? 0,

@@ -53,6 +53,11 @@ export interface TensorRecord {
   group: TensorGroup;
   /** Identity of the bytes (tied weights share it); null when unknown. */
   storage: string | null;
+  /**
+   * What the file records of the tensor's requires_grad, only where it tells trained from fixed tensors: null when
+   * not recorded, or when no tensor of the checkpoint requires grad (an EMA copy or a frozen export).
+   */
+  requiresGrad: boolean | null;
   values: TensorValues | null;
 }
 

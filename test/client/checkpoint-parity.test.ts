@@ -62,6 +62,15 @@ const FIXTURES = [
   "folders/hf-trainer",
   "folders/hf-nonfinite-optimizer",
   "folders/lightning",
+  "ml-pickles/benign/sklearn-random-forest.joblib",
+  "ml-pickles/benign/sklearn-random-forest-zlib.joblib",
+  "ml-pickles/benign/sklearn-pipeline.joblib",
+  "ml-pickles/benign/pandas-dataframe.pkl",
+  "ml-pickles/hostile/object-array-nested.joblib",
+  "ml-pickles/hostile/sklearn-pipeline-step.joblib",
+  "ml-pickles/unread/sklearn-random-forest.joblib.xz",
+  "ml-pickles/trainers/yolo-best.pt",
+  "ml-pickles/trainers/timm-ema.pth.tar",
 ];
 
 describe("client statistics vs the service's own scan", { timeout: 120_000 }, () => {

@@ -1,12 +1,16 @@
 import type { Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import { type CheckpointInfo, hasNonfiniteValues } from "../table.js";
+import { inEmaCopy } from "./ema.js";
 import { fmt, listNames, tensorArtifact } from "./tensor-kinds.js";
 
-/** CK-07: BatchNorm running variance ≤ 0 or non-finite, or statistics never updated (num_batches_tracked = 0). */
+/**
+ * CK-07: BatchNorm running variance ≤ 0 or non-finite, or statistics never updated (num_batches_tracked = 0) outside
+ * an EMA copy, whose counters stay 0 by design.
+ */
 export function detectBatchNormStats(info: CheckpointInfo): Finding[] {
   const badVar = info.tensors.filter((t) => t.name.endsWith("running_var") && t.values && ((t.values.min !== null && t.values.min <= 0) || hasNonfiniteValues(t)));
-  const untracked = info.tensors.filter((t) => t.name.endsWith("num_batches_tracked") && t.values?.max === 0);
+  const untracked = info.tensors.filter((t) => t.name.endsWith("num_batches_tracked") && t.values?.max === 0 && !inEmaCopy(info, t));
   if (badVar.length + untracked.length === 0) return [];
   const parts = [
     badVar.length ? `running variance ≤ 0 or non-finite in ${listNames(badVar)}` : "",

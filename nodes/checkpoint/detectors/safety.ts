@@ -1,6 +1,6 @@
 import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
-import type { DangerClass } from "../file/pickle-policy.js";
+import { type DangerClass, TIER_SEVERITY, worstTier } from "../file/pickle-policy.js";
 import type { ScannedGlobal } from "../file/pickle-scan.js";
 import type { CheckpointInfo } from "../table.js";
 
@@ -18,13 +18,16 @@ const DANGER_TEXT: Record<DangerClass, string> = {
 
 const qualified = (g: ScannedGlobal) => `${g.module}.${g.name}`;
 
-/** CK-01: dangerous imports (critical), and unknown imports, EXT opcodes or unreadable pickles (medium). */
+/** CK-01, graded by the trust policy (pickle-policy.ts): dangerous imports → critical; unknown imports, EXT
+ * opcodes or unreadable pickles → medium; only known ML libraries' classes → low. */
 export function detectUnsafePickle(info: CheckpointInfo): Finding[] {
+  const tier = worstTier(info.pickles);
+  if (tier === "safe") return [];
+  if (tier === "library") return libraryPickle(info);
   const dangerous = info.pickles.flatMap((p) => p.globals.filter((g) => g.safety === "dangerous").map((g) => ({ p, g })));
   const suspicious = info.pickles.flatMap((p) => p.globals.filter((g) => g.safety === "suspicious").map((g) => ({ p, g })));
   const ext = info.pickles.filter((p) => p.extCodes.length > 0);
   const broken = info.pickles.filter((p) => p.error !== null || p.partial);
-  if (dangerous.length + suspicious.length + ext.length + broken.length === 0) return [];
   const evidence: Evidence[] = [
     ...dangerous.map(({ p, g }) => ({
       rule_id: "CK-01", artifact: `model_checkpoint_artifacts.checkpoint_path:${p.entry}`,
@@ -32,19 +35,19 @@ export function detectUnsafePickle(info: CheckpointInfo): Finding[] {
     })),
     ...suspicious.slice(0, 10).map(({ p, g }) => ({
       rule_id: "CK-01", artifact: `model_checkpoint_artifacts.checkpoint_path:${p.entry}`,
-      text: `${p.entry} imports ${qualified(g)}, which is on no safe list: loading it runs that class's code.`, observed: qualified(g),
+      text: `${p.entry} imports ${qualified(g)}, which is on no safe list and in no known ML library: loading it runs that class's code.`, observed: qualified(g),
     })),
     ...ext.map((p) => ({ rule_id: "CK-01", artifact: `model_checkpoint_artifacts.checkpoint_path:${p.entry}`, text: `${p.entry} uses EXT opcodes (codes ${p.extCodes.join(", ")}), importing through the copyreg extension registry.`, observed: p.extCodes.length })),
     ...broken.map((p) => ({ rule_id: "CK-01", artifact: `model_checkpoint_artifacts.checkpoint_path:${p.entry}`, text: p.partial ? `${p.entry} is larger than the scan reads: only its first ${p.bytes} bytes were checked.` : `${p.entry} could not be read to its end (${p.error}): imports after that point are unknown.` })),
   ];
-  if (dangerous.length > 0) {
+  if (tier === "dangerous") {
     const names = [...new Set(dangerous.map(({ g }) => qualified(g)))];
     return [detectorFinding({
       id: "checkpoint.unsafe_pickle",
       title: "Checkpoint pickle imports dangerous code: do not load it",
       description: `The checkpoint's pickle imports ${names.join(", ")}. Loading it with torch.load(weights_only=False), pickle or joblib would execute that code on the loading machine. Do not load this file.`,
       evidence,
-      severity: "critical",
+      severity: TIER_SEVERITY.dangerous,
       confidence: 0.95,
       recommendation: { action: "Do not load this file. Obtain the weights from a trusted source as safetensors, or inspect them only with torch.load(weights_only=True) in an isolated environment.", rationale: "A pickle can run any code when it is loaded; these imports are the known ways to do so (picklescan/modelscan lists).", category: "infrastructure", effort: "low" },
     })];
@@ -54,12 +57,35 @@ export function detectUnsafePickle(info: CheckpointInfo): Finding[] {
     id: "checkpoint.unsafe_pickle",
     title: "Checkpoint pickle imports code the scan cannot vouch for",
     description: names.length > 0
-      ? `The checkpoint's pickle imports ${names.slice(0, 6).join(", ")}${names.length > 6 ? "…" : ""}, which are on no safe list: loading it runs those classes' code.`
+      ? `The checkpoint's pickle imports ${names.slice(0, 6).join(", ")}${names.length > 6 ? "…" : ""}, which are on no safe list and in no known ML library: loading it runs those classes' code.`
       : "Part of the checkpoint's pickle could not be checked (EXT opcodes, an unreadable or oversized pickle).",
     evidence,
-    severity: "medium",
+    severity: TIER_SEVERITY.suspicious,
     confidence: 0.7,
     recommendation: { action: "Load with torch.load(weights_only=True) (default since PyTorch 2.6), allowlisting only the classes you trust, or re-export the weights as safetensors.", rationale: "weights_only refuses imports outside its allowlist, so unknown classes cannot run code.", category: "infrastructure", effort: "low" },
+  })];
+}
+
+/** The library tier: loading runs only known ML libraries' code, which is trusted for the version that wrote it. */
+function libraryPickle(info: CheckpointInfo): Finding[] {
+  const libraries = [...new Set(info.pickles.flatMap((p) => p.globals.flatMap((g) => (g.library ? [g.library] : []))))];
+  const versions = info.pickles.flatMap((p) => p.versions);
+  const recorded = versions.length > 0 ? ` The file records ${versions.map((v) => `${v.library} ${v.version}`).join(", ")}.` : "";
+  return [detectorFinding({
+    id: "checkpoint.library_pickle",
+    title: `Loading this file runs ${libraries.join(", ")} code`,
+    description: `The pickle imports only classes of ${libraries.join(", ")} (and plain containers): loading it runs this library's code, which is safe only with the same library version that wrote it.${recorded}`,
+    evidence: info.pickles.flatMap((p) => {
+      const names = p.globals.filter((g) => g.safety === "library").map(qualified);
+      return names.length === 0 ? [] : [{ rule_id: "CK-01", artifact: `model_checkpoint_artifacts.checkpoint_path:${p.entry}`, text: `${p.entry} imports ${names.slice(0, 8).join(", ")}${names.length > 8 ? ` and ${names.length - 8} more` : ""}.`, observed: names.length, values: Object.fromEntries(p.versions.map((v) => [v.library, v.version])) }];
+    }),
+    severity: TIER_SEVERITY.library,
+    confidence: 0.8,
+    recommendation: {
+      action: `Load only with the same library version${versions.length > 0 ? ` (${versions.map((v) => `${v.library} ${v.version}`).join(", ")})` : ""} and only files from a source you trust; prefer the library's own format (skops, XGBoost/LightGBM JSON, ONNX, safetensors) for sharing.`,
+      rationale: "Another version may reconstruct the objects wrongly or refuse them; the pickle itself can still run these libraries' code on load.",
+      category: "infrastructure", effort: "low",
+    },
   })];
 }
 

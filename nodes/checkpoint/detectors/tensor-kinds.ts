@@ -18,11 +18,40 @@ export function isFloat(t: TensorRecord): boolean {
 }
 
 /**
+ * Constants saved beside the weights, by name: detection anchors and strides, position ids, rotary `inv_freq`,
+ * attention masks and relative-position indices, and the fixed projection of Ultralytics' DFL head (an arange
+ * its code sets and freezes).
+ */
+const FIXED_NAME = /(^|[._])(anchors|anchor_grid|anchor_points|strides?|position_ids|inv_freq|masked_bias|attn_mask|causal_mask|relative_position_index|dfl\.(_modules\.)?conv\.(_parameters\.)?weight)$/;
+
+/** A whole pickled nn.Module names its tensors by attribute path; trained ones sit in a `_parameters` dict. */
+const outsideParameters = (t: TensorRecord) => /(^|\.)_modules\./.test(t.name) && !/\._parameters\.[^.]+$/.test(t.name);
+
+/** 0, 1, …, n−1 in any shape: a fixed index or projection, never a trained weight (by its statistics). */
+export function looksLikeArange(t: TensorRecord): boolean {
+  const v = t.values;
+  const n = t.numel ?? 0;
+  if (!v || n < 2 || v.min !== 0 || v.max !== n - 1 || v.mean === null || v.std === null) return false;
+  const population = Math.sqrt((n * n - 1) / 12);
+  const sample = Math.sqrt((n * (n + 1)) / 12);
+  const close = (a: number, b: number) => Math.abs(a - b) <= 0.01 * b;
+  return close(v.mean, (n - 1) / 2) && (close(v.std, population) || close(v.std, sample));
+}
+
+/**
+ * A tensor the trainer does not train: a buffer, a constant by name, a whole model's non-parameter attribute,
+ * one the file records with requires_grad = false beside trainable ones, or an arange by its values.
+ */
+export function isFixed(t: TensorRecord): boolean {
+  return isBuffer(t) || FIXED_NAME.test(t.name) || outsideParameters(t) || t.requiresGrad === false || looksLikeArange(t);
+}
+
+/**
  * A trainable weight matrix or kernel of the model: float, at least 2-D (or named `.weight` when the client sent
- * no shape), not a normalization layer.
+ * no shape), not a normalization layer, not fixed (`isFixed`).
  */
 export function isWeight(t: TensorRecord): boolean {
-  if (t.group !== "model" || !isFloat(t) || isNorm(t) || isBias(t)) return false;
+  if (t.group !== "model" || !isFloat(t) || isNorm(t) || isBias(t) || isFixed(t)) return false;
   return t.shape ? t.shape.length >= 2 : /\.weight$/.test(t.name);
 }
 

@@ -1,3 +1,4 @@
+import { isJoblibArrayWrapper, type JoblibArray, readJoblibArray } from "./joblib-arrays.js";
 import { Cursor, PickleFormatError } from "./pickle-cursor.js";
 import { NOT_LITERAL, readLiteral } from "./pickle-literals.js";
 import { PyCall, PyDict, PyGlobal, PyPersistent, PySet, PyTuple, PyUnknown, type PyValue } from "./pickle-values.js";
@@ -20,8 +21,19 @@ export interface PickleRead {
   globals: ImportedGlobal[];
   /** EXT1/EXT2/EXT4 codes: they import through the copyreg extension registry, so their target is unknown. */
   extCodes: number[];
+  /** Arrays joblib wrote inline after their wrappers (read past, not as opcodes), when `joblibArrays` is on. */
+  arrays: JoblibArray[];
   /** Why the pickle could not be read to its STOP, or null. */
   error: string | null;
+}
+
+/** Options of `readPickle`. */
+export interface ReadOptions {
+  /**
+   * Read the stream as joblib.load does: the bytes after a NumpyArrayWrapper's BUILD are its array (default).
+   * Off for an object array's nested pickle, which joblib reads with a plain Unpickler.
+   */
+  joblibArrays?: boolean;
 }
 
 const MAX_OPS = 20_000_000;
@@ -31,7 +43,7 @@ const MAX_OPS = 20_000_000;
  * values. It is tolerant by design (a stack underflow yields a PyUnknown rather than an exception) so that a
  * hostile or damaged pickle still has all of its imports listed.
  */
-export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
+export function readPickle(bytes: Uint8Array, start = 0, options: ReadOptions = {}): PickleRead {
   const cur = new Cursor(bytes, start);
   // CPython's model: MARK moves the current stack onto a metastack and starts an empty one.
   let stack: PyValue[] = [];
@@ -39,6 +51,7 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
   const memo = new Map<number, PyValue>();
   const globals: ImportedGlobal[] = [];
   const extCodes: number[] = [];
+  const arrays: JoblibArray[] = [];
   let protocol = 0;
   let opStart = start;
 
@@ -75,6 +88,15 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
     else if (target instanceof PySet) target.items.push(...items);
   };
   const memoGet = (key: number): PyValue => memo.get(key) ?? new PyUnknown(`memo ${key} not set`);
+  /** joblib's array after its wrapper; an object array's nested pickle imports count as this pickle's. */
+  const readArrayAfter = (wrapper: PyCall) => {
+    const { array, nested } = readJoblibArray(wrapper, cur, (at) => readPickle(bytes, at, { joblibArrays: false }));
+    arrays.push(array);
+    if (!nested) return;
+    globals.push(...nested.globals);
+    extCodes.push(...nested.extCodes);
+    if (nested.error) throw new PickleFormatError(`the object array's nested pickle at byte ${array.offset}: ${nested.error}`);
+  };
 
   try {
     for (let ops = 0; ops < MAX_OPS; ops++) {
@@ -88,7 +110,7 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
           cur.u64();
           break;
         case 0x2e: // STOP
-          return { value: pop(), end: cur.pos, protocol, globals, extCodes, error: null };
+          return { value: pop(), end: cur.pos, protocol, globals, extCodes, arrays, error: null };
         case 0x28: // MARK
           metastack.push(stack);
           stack = [];
@@ -241,6 +263,7 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
           const state = pop();
           const target = top();
           if (target instanceof PyCall || target instanceof PyDict) target.state = state;
+          if (options.joblibArrays !== false && isJoblibArrayWrapper(target)) readArrayAfter(target);
           break;
         }
         case 0x50: // PERSID
@@ -269,6 +292,6 @@ export function readPickle(bytes: Uint8Array, start = 0): PickleRead {
     throw new PickleFormatError(`more than ${MAX_OPS} opcodes`);
   } catch (err) {
     if (!(err instanceof PickleFormatError)) throw err;
-    return { value: new PyUnknown(err.message), end: cur.pos, protocol, globals, extCodes, error: err.message };
+    return { value: new PyUnknown(err.message), end: cur.pos, protocol, globals, extCodes, arrays, error: err.message };
   }
 }

@@ -1,10 +1,22 @@
 /**
- * Which imported globals are dangerous, safe or merely suspicious. The dangerous lists follow picklescan's
- * `_unsafe_globals` and modelscan's `unsafe_globals` (FORMATS.md §6.4); a submodule of a whole-module entry is
- * dangerous too. The safe list is picklescan's plus the containers ordinary training checkpoints carry.
+ * The trust policy of pickled files: which imported globals are dangerous, which belong to a known ML library,
+ * which are safe, and which are merely unknown ("suspicious"), and what each tier deserves (TIER_SEVERITY). The
+ * dangerous lists follow picklescan's `_unsafe_globals` (mmaitre314/picklescan, src/picklescan/scanner.py) and
+ * modelscan's `unsafe_globals` (protectai/modelscan, modelscan/settings.py; FORMATS.md §6.4); a submodule of a
+ * whole-module entry is dangerous too. The safe list is picklescan's plus the containers ordinary training
+ * checkpoints carry; the library table is pickle-libraries.ts.
  */
+import { JOBLIB_ARRAY_WRAPPER, libraryOf } from "./pickle-libraries.js";
 
-export type GlobalSafety = "dangerous" | "suspicious" | "safe";
+/** The tiers, from worst to best. */
+export type GlobalSafety = "dangerous" | "suspicious" | "library" | "safe";
+
+/**
+ * The grading table: a pickle is graded by its worst import. Dangerous code runs on load → critical; an unknown
+ * module's code runs → medium; a known library's code runs, trusted as far as that library and its version →
+ * low; containers and tensors only → no finding.
+ */
+export const TIER_SEVERITY = { dangerous: "critical", suspicious: "medium", library: "low", safe: null } as const;
 
 /** Why a dangerous global is dangerous, for the finding's text and for tests. */
 export type DangerClass =
@@ -28,7 +40,7 @@ const WHOLE_MODULES: Record<string, DangerClass> = {
   poplib: "network", "xmlrpc.client": "network", asyncio: "network",
   shutil: "filesystem", tempfile: "filesystem", distutils: "filesystem",
   pickle: "nested_pickle", _pickle: "nested_pickle", cPickle: "nested_pickle", dill: "nested_pickle",
-  cloudpickle: "nested_pickle", joblib: "nested_pickle", shelve: "nested_pickle",
+  cloudpickle: "nested_pickle", joblib: "nested_pickle", shelve: "nested_pickle", "pandas.io.pickle": "nested_pickle",
   sys: "interpreter", pdb: "interpreter", bdb: "interpreter", ctypes: "interpreter", _ctypes: "interpreter",
   timeit: "interpreter", cProfile: "interpreter", profile: "interpreter", pydoc: "interpreter", gc: "interpreter",
   _osx_support: "interpreter", _aix_support: "interpreter", _pyrepl: "interpreter", test: "interpreter",
@@ -50,6 +62,9 @@ const NAMED: Record<string, DangerClass> = {
   "logging.FileHandler": "filesystem", "_io.FileIO": "filesystem", "io.FileIO": "filesystem", "io.open": "filesystem",
   "imaplib.IMAP4_stream": "process", "ensurepip._run_pip": "package",
   "torch.serialization.load": "nested_pickle", "torch.load": "nested_pickle", "numpy.load": "nested_pickle",
+  "numpy.lib.npyio.load": "nested_pickle", "numpy.lib._npyio_impl.load": "nested_pickle", "pandas.read_pickle": "nested_pickle",
+  // Evaluate expression strings; not on picklescan's list, but a library tier must not vouch for them.
+  "pandas.eval": "code", "pandas.core.computation.eval.eval": "code",
   "torch._inductor.codecache.compile_file": "code", "torch.jit.unsupported_tensor_ops.execWrapper": "code",
   "torch._dynamo.guards.GuardBuilder.get": "code",
   "torch.fx.experimental.symbolic_shapes.ShapeEnv.evaluate_guards_expression": "code",
@@ -59,6 +74,8 @@ const NAMED: Record<string, DangerClass> = {
 
 /** Prefix entries: everything under them is dangerous (picklescan lists them with `*`). */
 const DANGEROUS_PREFIXES: Array<[string, DangerClass]> = [
+  // torch.hub.load runs a downloaded repository's hubconf.py.
+  ["torch.hub", "code"],
   ["torch.utils.bottleneck.__main__", "code"],
   ["idlelib", "code"],
   ["lib2to3", "code"],
@@ -90,6 +107,13 @@ const SAFE = new Set([
   "accelerate.utils.dataclasses.DistributedType",
 ]);
 
+/**
+ * Names inside known libraries that the library tier does not vouch for: they unpickle nested bytes without
+ * torch's weights_only protection (torch ≥ 2.6 `_load_from_bytes` calls torch.load(weights_only=False)), bytes this
+ * scan does not read. Unknown, so medium.
+ */
+const NOT_VOUCHED = new Set(["torch._utils._load_from_bytes"]);
+
 const TORCH_DTYPES = new Set([
   "float32", "float", "float64", "double", "float16", "half", "bfloat16", "int8", "uint8", "int16", "short", "int32",
   "int", "int64", "long", "bool", "complex32", "complex64", "cfloat", "complex128", "cdouble", "float8_e4m3fn",
@@ -114,6 +138,8 @@ function isTorchStorageOrRebuild(module: string, name: string): boolean {
 export interface GlobalVerdict {
   safety: GlobalSafety;
   danger: DangerClass | null;
+  /** The known library whose code loading runs ("library" tier), else null. */
+  library: string | null;
   /** torch.load(weights_only=True) would accept this global. */
   weightsOnly: boolean;
 }
@@ -122,6 +148,8 @@ function dangerOf(module: string, name: string): DangerClass | null {
   if (module === "unknown" || name === "unknown") return "unresolved";
   if ((module === "builtins" || module === "__builtins__") && BUILTIN_DANGEROUS.has(name)) return "code";
   const qualified = `${module}.${name}`;
+  // Under the joblib whole-module entry, but it only carries an array's metadata (joblib-arrays.ts reads it).
+  if (qualified === JOBLIB_ARRAY_WRAPPER) return null;
   const named = NAMED[qualified];
   if (named) return named;
   for (const [prefix, cls] of DANGEROUS_PREFIXES) if (qualified === prefix || qualified.startsWith(`${prefix}.`)) return cls;
@@ -143,9 +171,24 @@ export function classifyGlobal(rawModule: string, name: string): GlobalVerdict {
   const danger = dangerOf(module, name);
   const qualified = `${module}.${name}`;
   const torchSafe = isTorchStorageOrRebuild(module, name);
+  const safe = !danger && (torchSafe || SAFE.has(qualified));
+  const library = danger || safe || NOT_VOUCHED.has(qualified) ? null : libraryOf(module, name);
   return {
-    safety: danger ? "dangerous" : torchSafe || SAFE.has(qualified) ? "safe" : "suspicious",
+    safety: danger ? "dangerous" : safe ? "safe" : library ? "library" : "suspicious",
     danger,
+    library,
     weightsOnly: !danger && (torchSafe || WEIGHTS_ONLY.has(qualified)),
   };
+}
+
+const TIER_ORDER: readonly GlobalSafety[] = ["dangerous", "suspicious", "library", "safe"];
+
+/**
+ * The worst tier among pickles' imports. A pickle the scan could not read whole (EXT opcodes, a parse error, only
+ * a prefix read) counts as unknown: what it would import is not known.
+ */
+export function worstTier(pickles: ReadonlyArray<{ globals: ReadonlyArray<{ safety: GlobalSafety }>; extCodes: readonly number[]; error: string | null; partial: boolean }>): GlobalSafety {
+  const tiers = new Set<GlobalSafety>(pickles.flatMap((p) => p.globals.map((g) => g.safety)));
+  if (pickles.some((p) => p.extCodes.length > 0 || p.error !== null || p.partial)) tiers.add("suspicious");
+  return TIER_ORDER.find((t) => tiers.has(t)) ?? "safe";
 }

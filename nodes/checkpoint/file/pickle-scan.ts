@@ -1,4 +1,5 @@
 import { type ImportedGlobal, type PickleRead, readPickle } from "./pickle-machine.js";
+import { recordedVersions, type RecordedVersion } from "./pickle-libraries.js";
 import { classifyGlobal, type GlobalVerdict } from "./pickle-policy.js";
 
 /** One distinct global a pickle imports, with its verdict and how often it is imported. */
@@ -19,6 +20,8 @@ export interface PickleReport {
   protocol: number;
   globals: ScannedGlobal[];
   extCodes: number[];
+  /** Library versions the pickle records about itself (scikit-learn's `_sklearn_version`…). */
+  versions: RecordedVersion[];
   /** Why the first pickle could not be read to its STOP, or null. */
   error: string | null;
   /** Only a prefix of the stream was scanned (it was larger than the scan keeps in memory). */
@@ -35,6 +38,7 @@ export function scanPickles(bytes: Uint8Array, entry: string, options: { maxPick
   let at = 0;
   while (at < bytes.length && reads.length < (options.maxPickles ?? 64)) {
     const read = readPickle(bytes, at);
+    if (read.arrays.length > 0) read.globals.push(...importsOfPlainLoad(bytes, at, read));
     if (read.error && reads.length > 0) {
       if (read.globals.length > 0 || read.extCodes.length > 0) reads.push(read);
       break;
@@ -44,6 +48,17 @@ export function scanPickles(bytes: Uint8Array, entry: string, options: { maxPick
     at = read.end;
   }
   return { report: summarize(entry, bytes.length, reads, options.partial ?? false), reads };
+}
+
+/**
+ * joblib.load reads an array's bytes after its wrapper; pickle.load of the same file reads them as opcodes. A file
+ * can hide a payload there that only the second reading runs, so the stream is also read the plain way, and the
+ * dangerous imports that reading finds count too. Only dangerous ones: random array bytes read as opcodes make
+ * nonsense names that would otherwise pass for unknown classes.
+ */
+function importsOfPlainLoad(bytes: Uint8Array, at: number, read: PickleRead): ImportedGlobal[] {
+  const seen = new Set(read.globals.map((g) => g.offset));
+  return readPickle(bytes, at, { joblibArrays: false }).globals.filter((g) => !seen.has(g.offset) && classifyGlobal(g.module, g.name).safety === "dangerous");
 }
 
 function summarize(entry: string, size: number, reads: readonly PickleRead[], partial: boolean): PickleReport {
@@ -56,6 +71,8 @@ function summarize(entry: string, size: number, reads: readonly PickleRead[], pa
       else byName.set(key, { module: g.module, name: g.name, opcode: g.opcode, count: 1, ...classifyGlobal(g.module, g.name) });
     }
   }
+  const libraries = new Set([...byName.values()].flatMap((g) => (g.library ? [g.library] : [])));
+  const versions = libraries.size === 0 ? [] : dedupe(reads.flatMap((r) => recordedVersions(r.value, libraries)));
   return {
     entry,
     bytes: size,
@@ -63,10 +80,13 @@ function summarize(entry: string, size: number, reads: readonly PickleRead[], pa
     protocol: reads[0]?.protocol ?? 0,
     globals: [...byName.values()],
     extCodes: reads.flatMap((r) => r.extCodes),
+    versions,
     error: reads[0]?.error ?? null,
     partial,
   };
 }
+
+const dedupe = (versions: RecordedVersion[]) => [...new Map(versions.map((v) => [`${v.library}\n${v.version}`, v])).values()];
 
 /** Candidate starts tried when carving: bounds the work on a large binary. */
 const MAX_CARVE_ATTEMPTS = 4096;

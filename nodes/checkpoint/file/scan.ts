@@ -1,5 +1,6 @@
 import { type FileHandle, open } from "node:fs/promises";
 import { basename } from "node:path";
+import { type Compression, compressionOf, decompressHead } from "./decompress.js";
 import { isFloatDType, tensorBytes } from "./dtypes.js";
 import { readLightningState } from "./lightning.js";
 import { MAX_NPY_HEADER, npyDType, parseNpyHeader } from "./npy.js";
@@ -108,11 +109,28 @@ async function readStructure(fh: FileHandle, scan: CheckpointScan, head: Uint8Ar
   }
   if (scan.format === "npy") return readNpy(fh, fileSize, name);
   if (scan.format === "archive") {
+    const compression = compressionOf(head);
+    const decompressed = compression ? await readCompressedPickle(fh, name, compression) : null;
+    if (decompressed) {
+      scan.format = "pickle";
+      return decompressed;
+    }
     const pickles = carvePickles(await readBytes(fh, 0, Math.min(fileSize, MAX_CARVE_BYTES)), name);
     const found = pickles.length > 0 ? `; ${pickles.length} pickle(s) stored in it uncompressed were found and checked, others may be compressed` : "";
-    return { ...EMPTY, pickles, unverified: [{ entry: name, reason: `it is a compressed archive (7z, gzip, xz, bzip2, zstd or rar) the scan cannot open${found}` }] };
+    return { ...EMPTY, pickles, unverified: [{ entry: name, reason: `it is a compressed archive (7z, xz, bzip2, zstd, lz4 or rar, as joblib.dump(compress=…) also writes) the scan cannot open${found}` }] };
   }
   return EMPTY;
+}
+
+/**
+ * A gzip or zlib file holding a pickle (joblib.dump(compress=…), `.pkl.gz`): its decompressed stream scanned as
+ * joblib.load reads it, entry named `file (zlib)`. Null when what comes out is not a pickle (a .tar.gz…).
+ */
+async function readCompressedPickle(fh: FileHandle, name: string, compression: Compression): Promise<ArchiveContents | null> {
+  const out = await decompressHead(fh, compression, MAX_PICKLE_BYTES);
+  if (!looksLikePickle(out.bytes)) return null;
+  const { report, reads } = scanPickles(out.bytes, `${name} (${compression})`, { partial: !out.complete });
+  return { ...EMPTY, root: reads[0]?.value ?? null, pickles: [report] };
 }
 
 /** A NumPy .npy file: an object array's pickle is scanned; a plain little-endian C-order array is one tensor. */

@@ -1,3 +1,4 @@
+import { compressionOf } from "./decompress.js";
 import { startsWithNpyMagic } from "./npy.js";
 import { looksLikeSafetensors } from "./safetensors.js";
 import type { CheckpointFormat } from "./scan-types.js";
@@ -10,10 +11,10 @@ const LEGACY_TORCH = [0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20
 /** First opcodes of protocol 0/1 pickles: MARK, EMPTY_DICT/LIST/TUPLE, GLOBAL, (BIN)PERSID, INST. */
 const PROTOCOL0_FIRST = new Set([0x28, 0x7d, 0x5d, 0x29, 0x63, 0x50, 0x69, 0x4e, 0x49, 0x4a, 0x4b, 0x53, 0x56, 0x58]);
 
-/** Containers the scan cannot open, by magic number: 7z, gzip, xz, bzip2, zstd, rar. */
+/** Compressed containers, by magic number: 7z, gzip, xz, bzip2, zstd, rar, lz4 frame (gzip and zlib are opened). */
 const UNOPENED_ARCHIVES: ReadonlyArray<readonly number[]> = [
   [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], [0x1f, 0x8b], [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], [0x42, 0x5a, 0x68],
-  [0x28, 0xb5, 0x2f, 0xfd], [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07],
+  [0x28, 0xb5, 0x2f, 0xfd], [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07], [0x04, 0x22, 0x4d, 0x18],
 ];
 
 const startsWith = (head: Uint8Array, sig: readonly number[]) => sig.every((b, i) => head[i] === b);
@@ -32,7 +33,7 @@ export function sniffFormat(head: Uint8Array, fileSize: number, fileName: string
   if (startsWith(head, LEGACY_TORCH)) return "torch_legacy";
   if (startsWith(head, [0x47, 0x47, 0x55, 0x46])) return "gguf";
   if (startsWithNpyMagic(head)) return "npy";
-  if (UNOPENED_ARCHIVES.some((sig) => startsWith(head, sig))) return "archive";
+  if (UNOPENED_ARCHIVES.some((sig) => startsWith(head, sig)) || compressionOf(head) === "zlib") return "archive";
   if (looksLikePickle(head)) return "pickle";
   if (looksLikeSafetensors(head, fileSize, false)) return "safetensors";
   if (mayBeProtocol0Pickle(head) && /\.(pkl|pickle|joblib|pt|pth|bin|ckpt|dat|data)$/i.test(fileName)) return "pickle";

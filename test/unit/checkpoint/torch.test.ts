@@ -65,8 +65,9 @@ describe("PyTorch archives (real torch output, parsed without unpickling)", () =
     const scan = await scanCheckpointFile(fixture("torch/whole-model.pt"));
     const plain = await scanCheckpointFile(fixture("torch/smallnet.pt"));
     expect(scan.tensors.map((t) => [t.name, t.group])).toEqual(plain.tensors.map((t) => [t.name, "model"]));
-    const imports = scan.pickles[0]!.globals.filter((g) => g.safety === "suspicious").map((g) => `${g.module}.${g.name}`);
-    expect(imports).toEqual(expect.arrayContaining(["__main__.SmallNet", "torch.nn.modules.conv.Conv2d"]));
+    const tier = (safety: string) => scan.pickles[0]!.globals.filter((g) => g.safety === safety).map((g) => `${g.module}.${g.name}`);
+    expect(tier("suspicious")).toEqual(["__main__.SmallNet"]);
+    expect(tier("library")).toEqual(expect.arrayContaining(["torch.nn.modules.conv.Conv2d"]));
   });
 
   it("reads a weights-only Lightning checkpoint as having no optimizer state", async () => {

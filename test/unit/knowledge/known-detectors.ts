@@ -75,6 +75,7 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "checks.duplicates": "Duplicate rows in the data. Deepchecks Data Duplicates without a condition: 15 % of the rows are exact duplicates.",
   "checks.constant_feature": "Constant feature. Deepchecks Is Single Value: country has a single value and carries no information.",
   "checkpoint.unsafe_pickle": "Unsafe pickle in checkpoint. The pickle imports os.system, which runs code when loaded.",
+  "checkpoint.library_pickle": "Loading runs a known ML library's code. The joblib file imports only scikit-learn classes and records scikit-learn 1.9.1.",
   "checkpoint.requires_unsafe_load": "Needs weights_only=False to load. The pickle imports Lightning AttributeDict, outside torch's weights_only allowlist.",
   "checkpoint.unverified_content": "Content the safety scan could not open. An encrypted zip entry holds data.pkl; its imports could not be checked.",
   "checkpoint.corrupt_file": "Malformed checkpoint file. The safetensors header offsets overlap and the data section is shorter than the header claims.",

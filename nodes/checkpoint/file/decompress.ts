@@ -1,0 +1,51 @@
+import type { FileHandle } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
+import { createGunzip, createInflate } from "node:zlib";
+
+/** Compressions Node decompresses itself, as joblib.dump(compress=…) and `.pkl.gz` files use them. */
+export type Compression = "zlib" | "gzip";
+
+/**
+ * The compression a file starts with: gzip's magic, or a zlib header (CMF 0x78, a check value that makes the
+ * 16-bit header a multiple of 31: joblib's `compress="zlib"` and its default `compress=True`).
+ */
+export function compressionOf(head: Uint8Array): Compression | null {
+  if (head[0] === 0x1f && head[1] === 0x8b) return "gzip";
+  if (head[0] === 0x78 && head[1] !== undefined && (0x7800 + head[1]) % 31 === 0) return "zlib";
+  return null;
+}
+
+/** What decompressing gave: at most `limit` bytes, whether that is all of it, and why it stopped early. */
+export interface Decompressed {
+  bytes: Uint8Array;
+  complete: boolean;
+  error: string | null;
+}
+
+/**
+ * Decompresses the file's first `limit` bytes of output, streaming (a small file cannot expand without bound in
+ * memory). A damaged or cut stream keeps what came out before the damage, with the error.
+ */
+export async function decompressHead(fh: FileHandle, kind: Compression, limit: number): Promise<Decompressed> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  let complete = true;
+  let error: string | null = null;
+  const collect = async function* (source: AsyncIterable<Buffer>) {
+    for await (const chunk of source) {
+      const room = limit - size;
+      parts.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      size += Math.min(chunk.length, room);
+      if (chunk.length > room) {
+        complete = false;
+        return;
+      }
+    }
+  };
+  try {
+    await pipeline(fh.createReadStream({ start: 0, autoClose: false }), kind === "gzip" ? createGunzip() : createInflate(), collect);
+  } catch (err) {
+    if (complete) error = (err as Error).message;
+  }
+  return { bytes: Buffer.concat(parts), complete, error };
+}
