@@ -45,6 +45,11 @@ function sqlJs() {
   return engine;
 }
 
+/** Whether bytes start like a SQLite database. */
+export function isSqliteHeader(head: Uint8Array): boolean {
+  return head.length >= 16 && Buffer.from(head.buffer, head.byteOffset, 16).toString("latin1") === SQLITE_MAGIC;
+}
+
 /** Whether a file is a SQLite database, by its first 16 bytes. */
 export async function isSqliteFile(path: string): Promise<boolean> {
   const fh = await open(path, "r").catch(() => null);
@@ -52,7 +57,7 @@ export async function isSqliteFile(path: string): Promise<boolean> {
   try {
     const head = Buffer.alloc(16);
     const { bytesRead } = await fh.read(head, 0, 16, 0);
-    return bytesRead === 16 && head.toString("latin1") === SQLITE_MAGIC;
+    return bytesRead === 16 && isSqliteHeader(head);
   } finally {
     await fh.close();
   }
@@ -116,13 +121,14 @@ export function listRuns(db: Database): SqliteRunInfo[] {
 }
 
 /**
- * The run to send: the one `wanted` names (run id, or run name when only one run has it), else the newest run that
- * ended (FINISHED, FAILED, KILLED), else the newest live run. Deleted runs are never chosen by default.
+ * The run to send: the one `wanted` names (run id, else run name), else the newest run that ended (FINISHED,
+ * FAILED, KILLED) and failing that the newest run; `newest` takes the newest run whatever its state (what `watch`
+ * follows: the run training now). Deleted runs are never chosen unless named.
  */
-export function chooseRun(runs: readonly SqliteRunInfo[], wanted: string | null): SqliteRunInfo | null {
+export function chooseRun(runs: readonly SqliteRunInfo[], wanted: string | null, newest = false): SqliteRunInfo | null {
   if (wanted) return runs.find((r) => r.runId === wanted) ?? runs.find((r) => r.name === wanted) ?? null;
   const live = runs.filter((r) => !r.deleted);
-  return live.find((r) => ENDED.has(r.status)) ?? live[0] ?? null;
+  return (newest ? undefined : live.find((r) => ENDED.has(r.status))) ?? live[0] ?? null;
 }
 
 /** A metric row's value as MLflow means it: NaN for is_nan rows, ±Infinity for ±DBL_MAX. */
@@ -136,7 +142,7 @@ function metricValue(value: SqlValue, isNan: SqlValue): number {
 export function readRun(db: Database, runId: string): Pick<SqliteStoreRead, "metrics" | "params" | "tags"> {
   const metrics = rows(db, "SELECT key, value, timestamp, step, is_nan FROM metrics WHERE run_uuid = ? ORDER BY key, step, timestamp", [runId]).map((r) => ({
     key: String(r.key),
-    value: metricValue(r.value, r.is_nan),
+    value: metricValue(r.value ?? null, r.is_nan ?? null),
     step: Number(r.step ?? 0),
     timestamp: Number(r.timestamp),
   }));
@@ -145,12 +151,12 @@ export function readRun(db: Database, runId: string): Pick<SqliteStoreRead, "met
 }
 
 /** Reads an MLflow SQLite store: the chosen run in full, the others listed. Null when the file is not one. */
-export async function readMlflowSqlite(path: string, wanted: string | null = null): Promise<SqliteStoreRead | null> {
+export async function readMlflowSqlite(path: string, wanted: string | null = null, newest = false): Promise<SqliteStoreRead | null> {
   const { db, wal } = await openSqliteCopy(path);
   try {
     if (!isMlflowStore(db)) return null;
     const runs = listRuns(db);
-    const run = chooseRun(runs, wanted);
+    const run = chooseRun(runs, wanted, newest);
     const read = run ? readRun(db, run.runId) : { metrics: [], params: {}, tags: {} };
     return { run, ...read, others: runs.filter((r) => r !== run && !r.deleted), deleted: runs.filter((r) => r.deleted && r !== run).length, wal };
   } finally {
