@@ -68,7 +68,8 @@ async function addSqlite(f: StoreFile, files: readonly StoreFile[], out: StoreRe
     if (!beside) continue;
     out.consumed.add(beside.file.path);
     if (side === "-wal") out.used.push({ source: beside.shown, target: "training_artifacts.metrics", label: `SQLite write-ahead log: ${read.wal?.frames ?? 0} committed pages folded in, ${read.wal?.ignored ?? 0} uncommitted left out` });
-    else out.skipped.push({ source: beside.shown, reason: "SQLite's lock/journal file, not data", problem: false });
+    else if (side === "-shm") out.skipped.push({ source: beside.shown, reason: "SQLite's WAL index, not data", problem: false });
+    else out.skipped.push({ source: beside.shown, reason: "SQLite's rollback journal: a write was under way (or its writer crashed); the store is read as it is on disk", problem: false });
   }
   const { run } = read;
   if (!run) {
