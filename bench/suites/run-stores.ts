@@ -80,8 +80,9 @@ export async function benchRunStores(_profile: BenchProfile): Promise<BenchResul
   const growth = (scan.peakRssBytes - scan.idleRssBytes) / MB;
   rows.push({ metric: "W&B streamed: RSS growth over the idle process", value: growth, unit: "MB", target: `≤ ${SCAN_RSS_GROWTH_MB} MB`, met: growth <= SCAN_RSS_GROWTH_MB });
   met &&= growth <= SCAN_RSS_GROWTH_MB;
-  rows.push({ metric: "W&B: the client's whole read (every point a long row, as analyse sends it)", value: full.ms / 1000, unit: "s", baseline: wandbPy.seconds, ratio: ratioOf(full.ms / 1000, wandbPy.seconds) });
+  rows.push({ metric: "W&B: the client's whole read, to the CSV text analyse sends", value: full.ms / 1000, unit: "s", baseline: wandbPy.seconds, ratio: ratioOf(full.ms / 1000, wandbPy.seconds) });
   rows.push({ metric: "W&B whole read: peak RSS", value: full.peakRssBytes / MB, unit: "MB" });
+  rows.push({ metric: "W&B whole read: metrics text sent", value: full.bytes / MB, unit: "MB", target: "< 64 MB (SERVICE_MAX_BODY_BYTES' default)", met: full.bytes < 64 * MB });
   const all = await ours("mlflow-all", mlflowDb);
   const allPy = await python(py, ["bench/python/mlflow_read.py", "all", mlflowDb]);
   met = compare(`MLflow SQLite, all ${MLFLOW_RUNS} runs' histories`, all, allPy, rows, notes) && met;

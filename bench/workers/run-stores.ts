@@ -1,7 +1,7 @@
 // Worker for run_stores: reads a W&B log or an MLflow SQLite store with the client's readers in a process of its
 // own, so the peak RSS it reports is the read's. argv: <mode> <path>; modes:
 //   wandb-scan   stream the log, keeping per key a count, a sum and the last value (what bounded memory means)
-//   wandb-rows   the client's whole read of the run (every point as a long row, as analyse sends it)
+//   wandb-rows   the client's whole read of the run, to the CSV text analyse sends
 //   mlflow-all   every run of the store with its full metric history, params and tags
 //   mlflow-run   what analyse reads: the run list, then the chosen run in full
 // Sends one StoresRun over IPC.
@@ -20,6 +20,7 @@ export interface StoresRun {
   points: number;
   /** A checksum of the values, to compare with the Python side's. */
   sum: number;
+  bytes: number;
 }
 
 const peakRss = () => process.resourceUsage().maxRSS * 1024;
@@ -31,6 +32,8 @@ const started = performance.now();
 let rows = 0;
 let points = 0;
 let sum = 0;
+/** Size of the metrics text sent (wandb-rows). */
+let bytes = 0;
 const finite = (v: number) => (Number.isFinite(v) ? v : 0);
 if (mode === "wandb-scan") {
   const keys = new Map<string, { n: number; sum: number; last: number }>();
@@ -50,9 +53,12 @@ if (mode === "wandb-scan") {
 } else if (mode === "wandb-rows") {
   const file = { path, relative: "run.wandb", size: statSync(path).size };
   const run = await readWandbRun(file, [file]);
-  rows = new Set(run.metrics.map((m) => m.step)).size;
-  points = run.metrics.length;
-  for (const m of run.metrics) sum += finite(m.value);
+  // What analyse sends: the CSV text built from the history.
+  const csv = run.history.csv();
+  rows = run.history.rows;
+  points = run.history.points;
+  for (const m of run.history.longRows()) sum += finite(m.value);
+  bytes = csv?.content.length ?? 0;
 } else if (mode === "mlflow-all") {
   const { db } = await openSqliteCopy(path);
   for (const info of listRuns(db)) {
@@ -68,5 +74,5 @@ if (mode === "wandb-scan") {
   points = read?.metrics.length ?? 0;
   for (const m of read?.metrics ?? []) sum += finite(m.value);
 } else throw new Error(`unknown mode ${mode}`);
-const run: StoresRun = { ms: since(started), idleRssBytes, peakRssBytes: peakRss(), rows, points, sum };
+const run: StoresRun = { ms: since(started), idleRssBytes, peakRssBytes: peakRss(), rows, points, sum, bytes };
 process.send!(run);

@@ -131,7 +131,7 @@ export async function detectRun(paths: readonly string[], choice: { run?: string
     Object.assign(run.params, s.params);
     if (Object.keys(s.params).length > 0) run.used.push({ source: s.source, target: "training_artifacts.params", label: `${Object.keys(s.params).length} params of the run` });
     const at = located.find((l) => l.shown === s.source) ?? located[0]!;
-    if (s.metrics.length > 0) metrics.push({ kind: s.tracker, at: { ...at, shown: s.source }, value: () => s.metrics, label: s.label });
+    if (s.metrics !== null) metrics.push({ kind: s.tracker, at: { ...at, shown: s.source }, value: () => s.metrics, label: s.label });
     else run.skipped.push({ source: s.source, reason: "the run logged no numeric metric", problem: false });
   }
 

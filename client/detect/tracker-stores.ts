@@ -16,7 +16,8 @@ export interface StoreRun {
   tracker: "mlflow" | "wandb";
   metadata: Record<string, unknown>;
   params: Record<string, unknown>;
-  metrics: Array<{ key: string; value: number; step: number; timestamp: number }>;
+  /** `training_artifacts.metrics`: long rows (MLflow), CSV text (W&B); null when the run logged no number. */
+  metrics: unknown;
   /** Where the metrics came from, as shown to the user, and what they are. */
   source: string;
   label: string;
@@ -88,7 +89,7 @@ async function addSqlite(f: StoreFile, files: readonly StoreFile[], out: StoreRe
     tracker: "mlflow",
     metadata: { run_id: run.runId, run_name: run.name, experiment_id: run.experimentId, experiment_name: run.experimentName, status: run.status, tags: read.tags, store: "sqlite" },
     params: read.params,
-    metrics: read.metrics,
+    metrics: read.metrics.length > 0 ? read.metrics : null,
     source: f.shown,
     label: `MLflow SQLite store, run ${name} (${run.status.toLowerCase()}, ${new Set(read.metrics.map((m) => m.key)).size} metric keys, ${Object.keys(read.params).length} params)`,
   });
@@ -137,7 +138,7 @@ async function addWandb(log: StoreFile, files: readonly StoreFile[], out: StoreR
     tracker: "wandb",
     metadata: { run_id: run.runId, run_name: run.name, project: run.project, summary: run.summary, exit_code: run.exitCode, status },
     params: run.params,
-    metrics: run.metrics,
+    metrics: run.history.csv(),
     source: log.shown,
     label: `${run.used[0]!.label} of ${basename(folder)}`,
   });

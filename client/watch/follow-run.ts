@@ -145,7 +145,7 @@ export class RunFollower {
         return rows.length === 0 ? null : rows;
       }
       case "store":
-        return s.follower.rows();
+        return s.follower.metrics();
     }
   }
 
