@@ -43,6 +43,18 @@ describe("W&B transaction log (LevelDB framing)", () => {
     for (const chunk of [1, 7, 4093, BLOCK + 3]) expect(records(bytes, chunk).records).toEqual(whole.records);
   });
 
+  it("keeps what it holds between chunks when the caller reuses its read buffer (as a file read loop does)", () => {
+    const whole = records(bytes, bytes.length).records;
+    const reader = new LevelDbLogReader();
+    const reused = Buffer.alloc(4093);
+    const out: string[] = [];
+    for (let i = 0; i < bytes.length; i += reused.length) {
+      const n = bytes.copy(reused, 0, i, Math.min(bytes.length, i + reused.length));
+      for (const r of reader.feed(reused.subarray(0, n))) out.push(Buffer.from(r).toString("hex"));
+    }
+    expect(out).toEqual(whole);
+  });
+
   it("keeps a record cut off at the end for later (a run still writing)", () => {
     const whole = records(bytes, bytes.length).records;
     const cut = records(bytes.subarray(0, 2 * BLOCK + 100), 1 << 20);
