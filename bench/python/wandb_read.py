@@ -44,6 +44,8 @@ def records(path):
                 offset += space
                 continue
             body = f.read(length)
+            if len(body) < length:
+                return  # a record the writer has not finished
             offset += HEADER + length
             if zlib.crc32(body, zlib.crc32(bytes([kind]))) & 0xFFFFFFFF != checksum:
                 raise ValueError(f"checksum mismatch at {offset}")
@@ -60,11 +62,13 @@ def records(path):
 
 def main(path):
     started = time.perf_counter()
+    cpu_started = time.process_time()
     keys = {}
     rows = points = 0
     total = 0.0
-    record = wandb_internal_pb2.Record()
     for raw in records(path):
+        # A message per record, as wandb's own readers did: reusing one grows protobuf's arena without bound.
+        record = wandb_internal_pb2.Record()
         record.ParseFromString(raw)
         if record.WhichOneof("record_type") != "history":
             continue
@@ -83,9 +87,10 @@ def main(path):
             points += 1
             total += value if math.isfinite(value) else 0.0
     seconds = time.perf_counter() - started
+    cpu_seconds = time.process_time() - cpu_started
     import wandb
 
-    print(json.dumps({"seconds": seconds, "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, "rows": rows, "points": points, "sum": total, "wandb": wandb.__version__}))
+    print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, "rows": rows, "points": points, "sum": total, "wandb": wandb.__version__}))
 
 
 if __name__ == "__main__":

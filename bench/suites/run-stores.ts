@@ -19,6 +19,7 @@ const DATA_DIR = join(ROOT, ".cache", "bench-stores");
 
 interface PythonRun {
   seconds: number;
+  cpu_seconds: number;
   peak_rss_bytes: number;
   points: number;
   sum: number;
@@ -58,6 +59,7 @@ function compare(label: string, o: StoresRun, p: PythonRun, rows: BenchRow[], no
   rows.push(
     { metric: `${label}: wall time`, value: o.ms / 1000, unit: "s", baseline: p.seconds, ratio: ratioOf(o.ms / 1000, p.seconds) },
     { metric: `${label}: speed-up`, value: speedup, unit: "×", target: `≥ ${TARGET_SPEEDUP}×`, met },
+    { metric: `${label}: CPU time (user + system)`, value: o.cpuMs / 1000, unit: "s", baseline: p.cpu_seconds, ratio: ratioOf(o.cpuMs / 1000, p.cpu_seconds) },
     { metric: `${label}: peak RSS`, value: o.peakRssBytes / MB, unit: "MB", baseline: p.peak_rss_bytes / MB, ratio: ratioOf(o.peakRssBytes, p.peak_rss_bytes) },
   );
   if (o.points !== p.points || Math.abs(o.sum - p.sum) > 1e-6 * Math.max(1, Math.abs(p.sum))) notes.push(`${label}: the client read ${o.points} points (sum ${o.sum}), Python ${p.points} (sum ${p.sum})`);

@@ -12,6 +12,8 @@ import { statSync } from "node:fs";
 
 export interface StoresRun {
   ms: number;
+  /** CPU time of the read (user + system): steadier than wall time on a loaded machine. */
+  cpuMs: number;
   idleRssBytes: number;
   peakRssBytes: number;
   /** History rows (W&B) or runs (MLflow) read. */
@@ -29,6 +31,7 @@ if (!mode || !path) throw new Error("usage: run-stores.ts <mode> <path>");
 
 const idleRssBytes = peakRss();
 const started = performance.now();
+const cpuStart = process.cpuUsage();
 let rows = 0;
 let points = 0;
 let sum = 0;
@@ -49,7 +52,7 @@ if (mode === "wandb-scan") {
       points++;
       sum += finite(value);
     }
-  });
+  }, new Set(["history"]));
 } else if (mode === "wandb-rows") {
   const file = { path, relative: "run.wandb", size: statSync(path).size };
   const run = await readWandbRun(file, [file]);
@@ -74,5 +77,6 @@ if (mode === "wandb-scan") {
   points = read?.metrics.length ?? 0;
   for (const m of read?.metrics ?? []) sum += finite(m.value);
 } else throw new Error(`unknown mode ${mode}`);
-const run: StoresRun = { ms: since(started), idleRssBytes, peakRssBytes: peakRss(), rows, points, sum, bytes };
+const cpu = process.cpuUsage(cpuStart);
+const run: StoresRun = { ms: since(started), cpuMs: (cpu.user + cpu.system) / 1000, idleRssBytes, peakRssBytes: peakRss(), rows, points, sum, bytes };
 process.send!(run);

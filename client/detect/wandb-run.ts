@@ -52,10 +52,10 @@ export async function isWandbLogFile(file: FoundFile): Promise<boolean> {
 }
 
 /**
- * Reads a transaction log from start to end in CHUNK-sized pieces, handing each decoded record to `visit`. Returns
- * whether the log ends mid-record (a run still writing).
+ * Reads a transaction log from start to end in CHUNK-sized pieces, handing each decoded record to `visit` (only
+ * those of the kinds in `only`, when given). Returns whether the log ends mid-record (a run still writing).
  */
-export async function scanWandbLog(path: string, visit: (record: WandbRecord) => void): Promise<boolean> {
+export async function scanWandbLog(path: string, visit: (record: WandbRecord) => void, only?: ReadonlySet<WandbRecord["kind"]>): Promise<boolean> {
   const reader = new LevelDbLogReader();
   const fh = await open(path, "r");
   try {
@@ -64,7 +64,7 @@ export async function scanWandbLog(path: string, visit: (record: WandbRecord) =>
       const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
       if (bytesRead === 0) break;
       for (const bytes of reader.feed(buf.subarray(0, bytesRead))) {
-        const record = decodeWandbRecord(bytes);
+        const record = decodeWandbRecord(bytes, only);
         if (record) visit(record);
       }
     }

@@ -144,4 +144,10 @@ describe("W&B records", () => {
     for (const text of ['"warm-up"', "true", "null", '{"a":1}', "[1,2]", ""]) expect(numericJson(text)).toBeNull();
     expect(decodeWandbRecord(new Uint8Array([0x08, 0x01]))).toBeNull();
   });
+
+  it("decodes only the kinds asked for", async () => {
+    const kinds = new Map<string, number>();
+    await scanWandbLog(logOf(runs.overfit), (r) => kinds.set(r.kind, (kinds.get(r.kind) ?? 0) + 1), new Set(["history", "exit"]));
+    expect(Object.fromEntries(kinds)).toEqual({ history: 60, exit: 1 });
+  });
 });

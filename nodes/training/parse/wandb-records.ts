@@ -5,6 +5,7 @@ const RECORD = { history: 2, summary: 3, config: 5, run: 17, exit: 18 } as const
 const HISTORY = { item: 1, step: 2 } as const;
 const ITEM = { key: 1, nestedKey: 2, none: 3, boolean: 4, integer: 5, number: 6, text: 7, json: 8, valueJson: 16 } as const;
 const RUN = { runId: 1, project: 3, config: 4, summary: 5, displayName: 8, startTime: 17 } as const;
+const KIND_OF: Record<number, WandbRecord["kind"]> = { [RECORD.history]: "history", [RECORD.summary]: "summary", [RECORD.config]: "config", [RECORD.run]: "run", [RECORD.exit]: "exit" };
 
 /** One `wandb.log` call: its `_step` (else the record's step), `_timestamp` in seconds, and its numeric values. */
 export interface WandbHistoryRow {
@@ -24,43 +25,43 @@ export type WandbRecord =
   | { kind: "run"; runId: string; project: string; name: string; startTime: number | null; config: WandbItem[] }
   | { kind: "exit"; exitCode: number };
 
-const utf8 = new TextDecoder();
 /** The JSON W&B writes for non-finite floats (Python's json.dumps and wandb-core's encoder alike). */
 const NON_FINITE: Record<string, number> = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, "-Infinity": Number.NEGATIVE_INFINITY };
 
 /** A history `value_json` as a number, or null for text, booleans, objects and lists (media, tables, nested dicts). */
 export function numericJson(text: string): number | null {
-  const special = NON_FINITE[text];
-  if (special !== undefined) return special;
   const c = text.charCodeAt(0);
   // A JSON number starts with a digit or '-'; Number() alone would also take "true"→NaN, "" → 0, "0x1" → 1.
-  if (!((c >= 48 && c <= 57) || c === 45)) return null;
-  const n = Number(text);
-  return Number.isNaN(n) ? null : n;
+  if ((c >= 48 && c <= 57) || c === 45) {
+    const n = Number(text);
+    if (!Number.isNaN(n)) return n;
+  }
+  return c === 78 || c === 73 || c === 45 ? (NON_FINITE[text] ?? null) : null;
 }
 
 /**
  * Decodes the parts of one W&B `Record` the diagnosis uses (history rows, config, summary, the run, its exit) and
- * returns null for the rest (output lines, system stats, telemetry, files, artifacts…).
+ * returns null for the rest (output lines, system stats, telemetry, files, artifacts…). With `only`, records of
+ * other kinds are not decoded at all (a history scan skips the summary record wandb writes beside every row).
  */
-export function decodeWandbRecord(bytes: Uint8Array): WandbRecord | null {
+export function decodeWandbRecord(bytes: Uint8Array, only?: ReadonlySet<WandbRecord["kind"]>): WandbRecord | null {
   const r = new ProtoReader(bytes);
   for (let f = r.next(); f; f = r.next()) {
-    if (f.wire !== WIRE.bytes) {
+    if (f.wire !== WIRE.bytes || (only && !only.has(KIND_OF[f.field] ?? "exit"))) {
       r.skip(f.wire);
       continue;
     }
     switch (f.field) {
       case RECORD.history:
-        return { kind: "history", row: historyRow(r.bytes()) };
+        return { kind: "history", row: historyRow(r.message()) };
       case RECORD.config:
-        return { kind: "config", items: updates(r.bytes()) };
+        return { kind: "config", items: updates(r.message()) };
       case RECORD.summary:
-        return { kind: "summary", items: updates(r.bytes()) };
+        return { kind: "summary", items: updates(r.message()) };
       case RECORD.run:
-        return runRecord(r.bytes());
+        return runRecord(r.message());
       case RECORD.exit:
-        return { kind: "exit", exitCode: exitCode(r.bytes()) };
+        return { kind: "exit", exitCode: exitCode(r.message()) };
       default:
         r.skip(f.wire);
     }
@@ -68,20 +69,19 @@ export function decodeWandbRecord(bytes: Uint8Array): WandbRecord | null {
   return null;
 }
 
-function historyRow(bytes: Uint8Array): WandbHistoryRow {
-  const r = new ProtoReader(bytes);
+function historyRow(r: ProtoReader): WandbHistoryRow {
   const row: WandbHistoryRow = { step: Number.NaN, timestamp: null, values: [] };
   let recordStep = Number.NaN;
   for (let f = r.next(); f; f = r.next()) {
     if (f.field === HISTORY.item && f.wire === WIRE.bytes) {
-      const item = historyItem(r.bytes());
+      const item = historyItem(r.message());
       if (!item) continue;
       const [key, value] = item;
       if (key === "_step") row.step = value;
       else if (key === "_timestamp") row.timestamp = value;
       else if (key !== "_runtime") row.values.push(item);
     } else if (f.field === HISTORY.step && f.wire === WIRE.bytes) {
-      const s = new ProtoReader(r.bytes());
+      const s = r.message();
       for (let g = s.next(); g; g = s.next()) if (g.field === 1 && g.wire === WIRE.varint) recordStep = s.varint();
       else s.skip(g.wire);
     } else r.skip(f.wire);
@@ -91,8 +91,7 @@ function historyRow(bytes: Uint8Array): WandbHistoryRow {
 }
 
 /** One history item as [key, number], or null when its value is not a number (text, a bool, media, a table). */
-function historyItem(bytes: Uint8Array): [string, number] | null {
-  const r = new ProtoReader(bytes);
+function historyItem(r: ProtoReader): [string, number] | null {
   let key = "";
   let nested: string[] | null = null;
   let typed: number | null = null;
@@ -100,10 +99,10 @@ function historyItem(bytes: Uint8Array): [string, number] | null {
   for (let f = r.next(); f; f = r.next()) {
     switch (f.field) {
       case ITEM.key:
-        key = utf8.decode(r.bytes());
+        key = r.string();
         break;
       case ITEM.nestedKey:
-        (nested ??= []).push(utf8.decode(r.bytes()));
+        (nested ??= []).push(r.string());
         break;
       case ITEM.integer:
         if (f.wire === WIRE.varint) {
@@ -116,7 +115,7 @@ function historyItem(bytes: Uint8Array): [string, number] | null {
         else r.skip(f.wire);
         break;
       case ITEM.valueJson:
-        json = utf8.decode(r.bytes());
+        json = r.string();
         break;
       default:
         r.skip(f.wire);
@@ -127,22 +126,21 @@ function historyItem(bytes: Uint8Array): [string, number] | null {
 }
 
 /** ConfigRecord / SummaryRecord: their `update` items (field 1), each key, nested key and value_json. */
-function updates(bytes: Uint8Array): WandbItem[] {
-  const r = new ProtoReader(bytes);
+function updates(r: ProtoReader): WandbItem[] {
   const out: WandbItem[] = [];
   for (let f = r.next(); f; f = r.next()) {
     if (f.field !== 1 || f.wire !== WIRE.bytes) {
       r.skip(f.wire);
       continue;
     }
-    const item = new ProtoReader(r.bytes());
+    const item = r.message();
     let key = "";
     const nested: string[] = [];
     let json = "";
     for (let g = item.next(); g; g = item.next()) {
-      if (g.field === ITEM.key && g.wire === WIRE.bytes) key = utf8.decode(item.bytes());
-      else if (g.field === ITEM.nestedKey && g.wire === WIRE.bytes) nested.push(utf8.decode(item.bytes()));
-      else if (g.field === ITEM.valueJson && g.wire === WIRE.bytes) json = utf8.decode(item.bytes());
+      if (g.field === ITEM.key && g.wire === WIRE.bytes) key = item.string();
+      else if (g.field === ITEM.nestedKey && g.wire === WIRE.bytes) nested.push(item.string());
+      else if (g.field === ITEM.valueJson && g.wire === WIRE.bytes) json = item.string();
       else item.skip(g.wire);
     }
     out.push([nested.length > 0 ? nested.join(".") : key, json]);
@@ -150,18 +148,17 @@ function updates(bytes: Uint8Array): WandbItem[] {
   return out;
 }
 
-function runRecord(bytes: Uint8Array): WandbRecord {
-  const r = new ProtoReader(bytes);
+function runRecord(r: ProtoReader): WandbRecord {
   const run = { kind: "run" as const, runId: "", project: "", name: "", startTime: null as number | null, config: [] as WandbItem[] };
   for (let f = r.next(); f; f = r.next()) {
     if (f.wire !== WIRE.bytes) r.skip(f.wire);
-    else if (f.field === RUN.runId) run.runId = utf8.decode(r.bytes());
-    else if (f.field === RUN.project) run.project = utf8.decode(r.bytes());
-    else if (f.field === RUN.displayName) run.name = utf8.decode(r.bytes());
-    else if (f.field === RUN.config) run.config = updates(r.bytes());
+    else if (f.field === RUN.runId) run.runId = r.string();
+    else if (f.field === RUN.project) run.project = r.string();
+    else if (f.field === RUN.displayName) run.name = r.string();
+    else if (f.field === RUN.config) run.config = updates(r.message());
     else if (f.field === RUN.startTime) {
       // google.protobuf.Timestamp: seconds (1), nanos (2).
-      const t = new ProtoReader(r.bytes());
+      const t = r.message();
       let seconds = 0;
       let nanos = 0;
       for (let g = t.next(); g; g = t.next()) {
@@ -175,8 +172,7 @@ function runRecord(bytes: Uint8Array): WandbRecord {
   return run;
 }
 
-function exitCode(bytes: Uint8Array): number {
-  const r = new ProtoReader(bytes);
+function exitCode(r: ProtoReader): number {
   let code = 0;
   for (let f = r.next(); f; f = r.next()) {
     if (f.field === 1 && f.wire === WIRE.varint) code = r.varint() | 0;
