@@ -57,6 +57,10 @@ Dataset (statistics computed here, docs/client-dataset.md):
   --time-column <column>  the column train and test are split on in time: test rows dated before the last
                           train row (default: the first date/time column both files have)
 
+Run stores:
+  --run <id|name>         the run to send from a local store holding several: an MLflow SQLite store's run id or
+                          name, a W&B run id (default: the newest ended MLflow run, the newest W&B run folder)
+
 MLflow:
   --record-to-mlflow <id> log the request, dataset statistics, diagnosis JSON and HTML report under diagnosis/
                           in that run and tag it diagnosis.max_severity and diagnosis.findings (server from

@@ -8,6 +8,8 @@ import type { CheckpointFormat } from "../../nodes/checkpoint/file/scan-types.js
 import { SNIFF_BYTES, sniffFormat } from "../../nodes/checkpoint/file/sniff.js";
 import { isTfdvAnomalies } from "../../nodes/checks/parse/tfdv.js";
 import { maskedCrc32c } from "../../nodes/training/parse/crc32c.js";
+import { isWandbLog } from "../../nodes/training/parse/leveldb-log.js";
+import { isSqliteHeader } from "./mlflow-sqlite.js";
 import type { FoundFile } from "./walk.js";
 
 /** What one file turned out to be, judged by its content first and its name only to break ties. */
@@ -64,6 +66,9 @@ export async function classifyFile(file: FoundFile): Promise<Classified> {
   const weightsLike = format !== "unknown" && format !== "archive" && format !== "zip";
   if (weightsLike || ((format === "zip" || format === "archive") && WEIGHTS_NAME.test(name))) return { as: "checkpoint", format };
   if (isTfRecord(bytes)) return { as: "tfevents" };
+  // Run stores are read before classification (tracker-stores.ts): one reaching here is not a store the client reads.
+  if (isSqliteHeader(bytes)) return { as: "unrecognized", reason: "a SQLite database without MLflow's tracking tables" };
+  if (isWandbLog(bytes)) return { as: "unrecognized", reason: "a W&B transaction log of a run not analysed" };
   if (format !== "unknown") return { as: "unrecognized", reason: `a ${format} file that is not named like a checkpoint` };
   if (file.size > MAX_TEXT_BYTES) return { as: "unrecognized", reason: `${file.size} bytes is too large for a text artifact` };
 

@@ -6,6 +6,7 @@ import { isRecord } from "../../artifacts/json-values.js";
 import { readTrainingArguments } from "../../nodes/checkpoint/file/training-args.js";
 import { type Classified, classifyFile } from "./classify.js";
 import { type FileStoreRun, isRunMeta, readFileStoreRun } from "./mlflow-store.js";
+import { readTrackerStores } from "./tracker-stores.js";
 import { type EventFile, metricsFromEventFiles } from "./tfevents.js";
 import { type FoundFile, listRunFiles, rankFiles } from "./walk.js";
 
@@ -51,7 +52,7 @@ interface Located {
 }
 
 /** Metric sources in the service's own order of preference (artifacts/mlflow/pull.ts): structure first. */
-const METRICS_RANK = ["trainer_state", "metrics_csv", "rows", "tfevents", "mlflow"] as const;
+const METRICS_RANK = ["trainer_state", "metrics_csv", "rows", "tfevents", "mlflow", "wandb"] as const;
 type MetricsKind = (typeof METRICS_RANK)[number];
 /** Subfolders Keras' TensorBoard callback writes per split. */
 const SPLIT_DIRS = new Set(["train", "validation", "eval", "val", "test"]);
@@ -88,9 +89,10 @@ export function reasonOf(err: unknown): string {
 /**
  * Reads the run folders and files given and decides what goes where: one metrics source (the service's order of
  * preference, then the shallowest and newest file), hyper-parameters, logs, every check report, and one
- * checkpoint (the shallowest folder of weights, the newest `checkpoint-N/`). Nothing is sent from here.
+ * checkpoint (the shallowest folder of weights, the newest `checkpoint-N/`). `choice.run` names the run to take
+ * from a store holding several (--run). Nothing is sent from here.
  */
-export async function detectRun(paths: readonly string[]): Promise<DetectedRun> {
+export async function detectRun(paths: readonly string[], choice: { run?: string | null } = {}): Promise<DetectedRun> {
   const run: DetectedRun = { metrics: undefined, params: {}, logs: [], metadata: {}, documents: [], checkpoint: null, used: [], skipped: [] };
   const located = await locate(paths, run.skipped);
   const byPath = new Map(located.map((l) => [l.file.path, l]));
@@ -115,6 +117,24 @@ export async function detectRun(paths: readonly string[]): Promise<DetectedRun> 
     run.used.push({ source: dirname(at.shown), target: "training_artifacts.params", label: `MLflow run ${mlrun.runId}: ${Object.keys(mlrun.params).length} params, tags` });
     const metricsDir = { ...at, shown: `${dirname(at.shown)}/metrics/` };
     if (mlrun.metrics.length > 0) metrics.push({ kind: "mlflow", at: metricsDir, value: () => mlrun.metrics, label: `MLflow file store metrics (${new Set(mlrun.metrics.map((m) => m.key)).size} keys)` });
+  }
+
+  // MLflow's SQLite store and W&B run folders (client/detect/tracker-stores.ts).
+  const stores = await readTrackerStores(located.filter((l) => !consumed.has(l.file.path)), choice.run ?? null);
+  stores.consumed.forEach((p) => consumed.add(p));
+  run.used.push(...stores.used);
+  run.skipped.push(...stores.skipped);
+  for (const s of stores.runs) {
+    if (run.metadata[s.tracker]) {
+      run.skipped.push({ source: s.source, reason: `another ${s.tracker === "mlflow" ? "MLflow" : "W&B"} run: analyse one run at a time (name its folder)`, problem: false });
+      continue;
+    }
+    run.metadata[s.tracker] = s.metadata;
+    Object.assign(run.params, s.params);
+    if (Object.keys(s.params).length > 0) run.used.push({ source: s.source, target: "training_artifacts.params", label: `${Object.keys(s.params).length} params of the run` });
+    const at = located.find((l) => l.shown === s.source) ?? located[0]!;
+    if (s.metrics !== null) metrics.push({ kind: s.tracker, at: { ...at, shown: s.source }, value: () => s.metrics, label: s.label });
+    else run.skipped.push({ source: s.source, reason: "the run logged no numeric metric", problem: false });
   }
 
   for (const at of located) {

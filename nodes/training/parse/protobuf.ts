@@ -1,10 +1,13 @@
 /** Protobuf wire types. */
 export const WIRE = { varint: 0, fixed64: 1, bytes: 2, fixed32: 5 } as const;
 
+const utf8 = new TextDecoder();
+
 /** A minimal protobuf reader: walks fields of one message, reads scalars, skips the rest. */
 export class ProtoReader {
   private pos: number;
-  private readonly view: DataView;
+  /** Made on the first fixed-width read: most messages have none, and a reader per nested message is the hot path. */
+  private dataView: DataView | null = null;
 
   constructor(
     private readonly buf: Uint8Array,
@@ -12,7 +15,11 @@ export class ProtoReader {
     private readonly end = buf.length,
   ) {
     this.pos = start;
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+
+  private get view(): DataView {
+    this.dataView ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    return this.dataView;
   }
 
   /** The next field's number and wire type, or null at the end of the message. */
@@ -48,6 +55,29 @@ export class ProtoReader {
     const n = this.varint();
     const at = this.take(n);
     return this.buf.subarray(at, at + n);
+  }
+
+  /** A length-delimited field as a reader of its own over the same bytes (no copy, no view). */
+  message(): ProtoReader {
+    const n = this.varint();
+    const at = this.take(n);
+    return new ProtoReader(this.buf, at, at + n);
+  }
+
+  /** A length-delimited field as UTF-8 text; ASCII (keys, numbers as JSON) is read without the decoder. */
+  string(): string {
+    const n = this.varint();
+    const at = this.take(n);
+    if (n <= 32) {
+      let ascii = "";
+      for (let i = at; i < at + n; i++) {
+        const c = this.buf[i]!;
+        if (c >= 0x80) return utf8.decode(this.buf.subarray(at, at + n));
+        ascii += String.fromCharCode(c);
+      }
+      return ascii;
+    }
+    return utf8.decode(this.buf.subarray(at, at + n));
   }
 
   skip(wire: number): void {
