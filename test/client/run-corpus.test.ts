@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService, type RunningService } from "../support/http-service.js";
+import { analyseFolder, type ItemScore, loadCorpus, scoreItem, splitFigures } from "../support/run-corpus.js";
+
+/**
+ * Issue 35's "done when" on the run corpus written by the real libraries (test/fixtures/runcorpus/, labels committed
+ * before any detector change): through `ml-diagnose analyse <folder>`, every folder is served, at least 95 % of the
+ * holdout's faults are found at their severity, and no healthy run gets a high or critical finding.
+ */
+
+let svc: RunningService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc?.close());
+
+async function scoreSplit(split: "tuning" | "holdout"): Promise<ItemScore[]> {
+  const scores: ItemScore[] = [];
+  for (const item of loadCorpus(split)) scores.push(scoreItem(item, await analyseFolder(item.dir, svc.url)));
+  return scores;
+}
+
+describe.each(["tuning", "holdout"] as const)("the %s part of the run corpus", { timeout: 600_000 }, (split) => {
+  let scores: ItemScore[];
+  beforeAll(async () => {
+    scores = await scoreSplit(split);
+  }, 600_000);
+
+  it("serves every folder (no 'nothing to analyse')", () => {
+    expect(scores.filter((s) => !s.served).map((s) => s.item.name)).toEqual([]);
+  });
+
+  it("reports no high or critical finding on a healthy run", () => {
+    expect(scores.filter((s) => s.falseAlarms.length > 0).map((s) => `${s.item.name}: ${s.falseAlarms.join(", ")}`)).toEqual([]);
+  });
+
+  it("does not lead a chance-level run with a plateau", () => {
+    expect(scores.filter((s) => s.wrongLead).map((s) => `${s.item.name}: ${s.wrongLead}`)).toEqual([]);
+  });
+
+  if (split === "holdout") {
+    it("finds at least 95 % of the faults at their severity", () => {
+      const f = splitFigures(scores);
+      const missed = scores.flatMap((s) => s.faults.filter((x) => !x.ok).map((x) => `${s.item.name}: ${x.ids[0]} ≥ ${x.severity} (got ${x.found ?? "none"}; ${s.findings})`));
+      expect(f.found / f.faults, missed.join("\n")).toBeGreaterThanOrEqual(0.95);
+    });
+  }
+});
