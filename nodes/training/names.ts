@@ -19,7 +19,10 @@ const SPLIT_WORDS: Record<string, Split> = {
 };
 
 /** Names that are axes or bookkeeping, not metrics. */
-const AXIS_NAMES = new Set(["step", "epoch", "global_step", "timestamp", "time", "wall_time", "walltime", "created_at", "datetime", "date", "_runtime", "_timestamp", "_step"]);
+const AXIS_NAMES = new Set(["step", "epoch", "global_step", "timestamp", "time", "wall_time", "walltime", "created_at", "datetime", "date", "_runtime", "_timestamp", "_step", "iteration", "iter", "round"]);
+
+/** Names of the step axis, first preferred: boosting and custom loops count iterations or rounds. */
+export const STEP_NAMES = ["step", "global_step", "_step", "iteration", "iter", "round"] as const;
 
 /** Whether a column/key is an axis or bookkeeping field rather than a metric. */
 export function isAxisName(raw: string): boolean {
