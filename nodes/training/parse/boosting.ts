@@ -23,12 +23,32 @@ export function isEvalsResult(metrics: Record<string, unknown>): boolean {
 
 const isNumberList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "number" || x === null);
 
+const NUMBERED_SET = /^(validation|valid)_(\d+)$/;
+
+/**
+ * The names a run's evaluation sets are read under. XGBoost early-stops on the last of its eval_set and the
+ * common `eval_set=[(X_train, y_train), (X_val, y_val)]` puts the training data first, so of numbered sets
+ * (validation_0, validation_1…; LightGBM's valid_0…) the last is read as the validation split (index 0) and the
+ * earlier ones after it (docs/decisions.md). Other names are kept.
+ */
+export function evalSetNames(sets: readonly string[]): Map<string, string> {
+  const numbered = sets.filter((s) => NUMBERED_SET.test(s));
+  const last = Math.max(...numbered.map((s) => Number(NUMBERED_SET.exec(s)![2])));
+  return new Map(
+    sets.map((s) => {
+      const m = NUMBERED_SET.exec(s);
+      return [s, m && numbered.length > 1 ? `${m[1]}_${last - Number(m[2])}` : s];
+    }),
+  );
+}
+
 /** Reads an evals_result dict (see isEvalsResult); returns the points read. */
 export function readEvalsResult(metrics: Record<string, unknown>, out: SeriesBuilder): number {
   let points = 0;
+  const names = evalSetNames(Object.keys(metrics));
   for (const [set, byMetric] of Object.entries(metrics)) {
     for (const [metric, values] of Object.entries(byMetric as Record<string, unknown[]>)) {
-      const cols = out.columns(`${set}-${metric}`, values.length);
+      const cols = out.columns(`${set}-${metric}`, values.length, `${names.get(set)}-${metric}`);
       values.forEach((v, round) => {
         if (typeof v === "number") cols.push(round, v, Number.NaN, Number.NaN);
       });

@@ -51,10 +51,10 @@ export function readLogSeries(lines: readonly string[], out: SeriesBuilder): Log
   /** The last redraw of each progress bar, kept until the bar moves to another epoch. */
   const bars = new Map<string, LineRecord>();
   const emit = (r: LineRecord) => {
-    const pairs = r.pairs.filter(([name]) => isMetricName(name));
+    const pairs = r.pairs.filter(([name, , readAs]) => isMetricName(readAs ?? name));
     if (pairs.length === 0) return;
     const x = r.step ?? r.epoch ?? records;
-    for (const [name, value] of pairs) out.add(name, x, value, r.epoch ?? Number.NaN);
+    for (const [name, value, readAs] of pairs) out.columns(name, 0, readAs).push(x, value, r.epoch ?? Number.NaN, Number.NaN);
     styles.add(r.style);
     records++;
   };

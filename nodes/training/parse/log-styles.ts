@@ -1,5 +1,6 @@
 import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
 import { isRecord } from "../../../artifacts/json-values.js";
+import { evalSetNames } from "./boosting.js";
 import { TRAINER_BOOKKEEPING } from "./hf-trainer-state.js";
 import { readMetricValue } from "./number.js";
 
@@ -14,7 +15,8 @@ import { readMetricValue } from "./number.js";
 /** What one line said. */
 export interface LineRecord {
   style: string;
-  pairs: Array<[name: string, value: number]>;
+  /** Metric values under the names printed, and the name to read one as when the line's context says more. */
+  pairs: Array<[name: string, value: number, readAs?: string]>;
   epoch?: number;
   step?: number;
   /** A progress bar redrawn in place: of consecutive redraws of one bar in one epoch, only the last is kept. */
@@ -168,6 +170,34 @@ const ultralytics: Style = {
   },
 };
 
+/**
+ * Boosting rounds: XGBoost `[10]\tvalidation_0-logloss:0.36\tvalidation_1-logloss:0.43`, LightGBM
+ * `[10]\tvalid_0's binary_logloss: 0.50`, CatBoost `10:\tlearn: 0.44\ttest: 0.45\tbest: 0.45 (10)\ttotal: 256ms`.
+ * CatBoost's line does not name its metric: it is the eval_metric, the loss function unless set otherwise.
+ */
+const boostingRound: Style = {
+  name: "boosting",
+  read(line) {
+    const catboost = /^(\d+):\s+learn: (\S+)(?:\s+test: (\S+))?\s+best: .*total: /.exec(line);
+    if (catboost) {
+      const pairs: Array<[string, number]> = [];
+      for (const [set, cell] of [["learn", catboost[2]], ["validation", catboost[3]]] as const) {
+        const v = readMetricValue(cell);
+        if (typeof v === "number") pairs.push([`${set}-loss`, v]);
+      }
+      return { style: "boosting", pairs, step: Number(catboost[1]) };
+    }
+    const m = /^\[(\d+)\]\s+(.*)$/.exec(line);
+    if (!m) return null;
+    const pairs = pairsOf(m[2]!.replace(/(\S+)'s (\S+):/g, "$1-$2:"));
+    if (pairs.length === 0) return null;
+    const setOf = (k: string) => k.slice(0, Math.max(0, k.indexOf("-")));
+    const names = evalSetNames([...new Set(pairs.map(([k]) => setOf(k)))]);
+    const renamed = pairs.map(([k, v]): [string, number, string] => [k, v, setOf(k) ? `${names.get(setOf(k))}${k.slice(k.indexOf("-"))}` : k]);
+    return { style: "boosting", pairs: renamed, step: Number(m[1]) };
+  },
+};
+
 /** Custom prints: `epoch 3 step 120 loss=0.41 acc=0.83`, `Epoch [3/10] | train_loss: 0.41 | val_loss: 0.5`. */
 const keyValue: Style = {
   name: "key_value",
@@ -180,7 +210,7 @@ const keyValue: Style = {
 };
 
 /** In order: the first style that knows a line reads it. */
-export const LINE_STYLES: readonly Style[] = [kerasEpochHeader, kerasMetrics, trainerDict, ultralytics, progressBar, mmcv, keyValue];
+export const LINE_STYLES: readonly Style[] = [kerasEpochHeader, kerasMetrics, trainerDict, boostingRound, ultralytics, progressBar, mmcv, keyValue];
 
 /** Lines that are never metrics, whatever numbers they hold: warnings, tracebacks, errors. */
 export const NOISE = /^\s*(?:Traceback \(most recent call last\)|File "|During handling of|\S*(?:Warning|Error|Exception)\b:?|warnings\.warn|\^+\s*$)|\b\w*Warning: /;
