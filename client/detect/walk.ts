@@ -13,8 +13,11 @@ export interface FoundFile {
 const MAX_DEPTH = 6;
 /** Files listed per folder given; a folder with more is not a run folder (a dataset, a home directory). */
 const MAX_FILES = 5000;
-/** Folders that never hold run artifacts (MLflow keeps deleted runs in .trash) and can be huge. */
-const SKIPPED_DIRS = new Set([".git", ".trash", "node_modules", "__pycache__", ".ipynb_checkpoints", ".venv", "wandb"]);
+/**
+ * Folders that never hold run artifacts (MLflow keeps deleted runs in .trash) and can be huge. `wandb/` is read:
+ * its run folders are W&B runs (client/detect/wandb-run.ts), and its symlinks (latest-run, debug.log) are not followed.
+ */
+const SKIPPED_DIRS = new Set([".git", ".trash", "node_modules", "__pycache__", ".ipynb_checkpoints", ".venv"]);
 
 /**
  * Lists the regular files below `root` (symlinks are not followed: a run folder that links elsewhere is not

@@ -6,7 +6,10 @@ import { isRecord } from "../../artifacts/json-values.js";
 import { readTrainingArguments } from "../../nodes/checkpoint/file/training-args.js";
 import { load as loadYaml } from "js-yaml";
 import { type FoundFile, listRunFiles } from "../detect/walk.js";
+import { isSqliteFile, readMlflowSqlite } from "../detect/mlflow-sqlite.js";
+import { folderTime, isWandbLogFile } from "../detect/wandb-run.js";
 import { LineFollower } from "./append-reader.js";
+import { SqliteStoreFollower, type StoreFollower, WandbLogFollower } from "./store-followers.js";
 import { TfRecordFollower } from "./tfrecord-follower.js";
 
 /** A metrics source being followed, with what it has read so far. */
@@ -14,7 +17,8 @@ type Source =
   | { kind: "csv"; label: string; format: "lightning_csv" | "keras_csv" | "csv"; file: LineFollower }
   | { kind: "tfevents"; label: string; root: string; files: Map<string, TfRecordFollower> }
   | { kind: "trainer_state"; label: string; path: string; seen: string; state: Record<string, unknown> | null }
-  | { kind: "mlflow"; label: string; runDir: string; meta: string; files: Map<string, LineFollower>; status: string | null };
+  | { kind: "mlflow"; label: string; runDir: string; meta: string; files: Map<string, LineFollower>; status: string | null }
+  | { kind: "store"; label: string; follower: StoreFollower };
 
 /** One poll: how many points (rows, records, log entries) arrived, and whether the run said it ended. */
 export interface Poll {
@@ -96,6 +100,12 @@ export class RunFollower {
         s.status = await readFile(s.meta, "utf8").catch(() => s.status);
         this.ended ||= MLFLOW_ENDED.test(s.status ?? "");
         break;
+      case "store": {
+        const r = await s.follower.poll();
+        added = r.added;
+        this.ended ||= r.ended;
+        break;
+      }
     }
     return { added, ended: this.ended };
   }
@@ -105,7 +115,8 @@ export class RunFollower {
     const metrics = this.metrics();
     if (metrics === null) return null;
     const out: Record<string, unknown> = { metrics, metadata: { status: running ? "running" : "finished" } };
-    if (Object.keys(this.params).length > 0) out.params = this.params;
+    const params = this.source?.kind === "store" ? { ...this.params, ...this.source.follower.params() } : this.params;
+    if (Object.keys(params).length > 0) out.params = params;
     return out;
   }
 
@@ -133,6 +144,8 @@ export class RunFollower {
         });
         return rows.length === 0 ? null : rows;
       }
+      case "store":
+        return s.follower.rows();
     }
   }
 
@@ -191,7 +204,7 @@ async function newestByTime(paths: readonly string[]): Promise<string | null> {
 
 /**
  * The metrics source of the folder, once one exists: a CSV log first (appended row by row), then event files,
- * an MLflow run, and trainer_state.json last, since the Trainer rewrites it only at each checkpoint save while
+ * an MLflow file-store run, a W&B run's log or an MLflow SQLite store, and trainer_state.json last, since the Trainer rewrites it only at each checkpoint save while
  * its TensorBoard logs grow at every logging step.
  */
 async function chooseSource(root: string, files: readonly FoundFile[]): Promise<Source | null> {
@@ -217,7 +230,22 @@ async function chooseSource(root: string, files: readonly FoundFile[]): Promise<
     if (!/^run_(id|uuid):/m.test(text)) continue;
     return { kind: "mlflow", label: `MLflow run ${relative(root, dirname(f.path)) || "."}`, runDir: dirname(f.path), meta: f.path, files: new Map(), status: text };
   }
+  const store = await storeSource(root, files);
+  if (store) return store;
   const state = await newestByTime(files.filter((f) => basename(f.path) === "trainer_state.json").map((f) => f.path));
   if (state) return { kind: "trainer_state", label: "Hugging Face trainer_state.json (newest checkpoint)", path: state, seen: "", state: null };
+  return null;
+}
+
+/** A W&B run's transaction log (the newest run folder's), else an MLflow SQLite store, told by their first bytes. */
+async function storeSource(root: string, files: readonly FoundFile[]): Promise<Source | null> {
+  const logs: FoundFile[] = [];
+  for (const f of files) if (await isWandbLogFile(f)) logs.push(f);
+  const [log] = logs.sort((a, b) => folderTime(dirname(b.path)).localeCompare(folderTime(dirname(a.path))));
+  if (log) return { kind: "store", label: `W&B run ${relative(root, dirname(log.path)) || "."}`, follower: new WandbLogFollower(log.path) };
+  for (const f of files) {
+    if (f.size < 512 || !(await isSqliteFile(f.path))) continue;
+    if (await readMlflowSqlite(f.path, null, true).catch(() => null)) return { kind: "store", label: `MLflow SQLite store ${relative(root, f.path)} (read again whole at each change)`, follower: new SqliteStoreFollower(f.path) };
+  }
   return null;
 }
