@@ -1,7 +1,7 @@
 import type { Evidence, Finding } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
 import { boostingEvidence, earlyStoppingRounds } from "../boosting-run.js";
-import { type Curve, curve, pointLabel, valueAt } from "../curves.js";
+import { type Curve, curve, curveOf, pointLabel, valueAt } from "../curves.js";
 import type { TrainingRun } from "../model.js";
 import { argExtreme, mean, smoothingWindow } from "../stats.js";
 import { fmt, metricArtifact, PARAMS_ARTIFACT, pct, round, type TrainingDetector } from "./detector.js";
@@ -32,10 +32,22 @@ export interface BoostingRounds {
   earlyStopping: number | null;
 }
 
+/**
+ * The validation loss the libraries stop on: val/loss (the boosting parser puts the set early stopping watches
+ * there), else the first further evaluation set names.ts kept apart (LightGBM's record_evaluation names its only
+ * validation set valid_1 beside "training").
+ */
+function stoppingCurve(run: TrainingRun): Curve | undefined {
+  const val = curve(run, "val", "loss", "fine");
+  if (val) return val;
+  const key = [...run.series.keys()].filter((k) => /^val_\d+\/loss$/.test(k)).sort((a, b) => parseInt(a.slice(4), 10) - parseInt(b.slice(4), 10))[0];
+  return key ? curveOf(run.series.get(key)!, "fine") : undefined;
+}
+
 /** The validation loss per round of a boosting run, read when the run has ≥ 20 rounds; else null. */
 export function boostingRounds(run: TrainingRun): BoostingRounds | null {
   if (!boostingEvidence(run)) return null;
-  const val = curve(run, "val", "loss", "fine");
+  const val = stoppingCurve(run);
   if (!val || val.values.length < MIN_ROUNDS) return null;
   const n = val.values.length;
   const bestIndex = argExtreme(val.values, "min");

@@ -67,6 +67,12 @@ describe("training.boosting_overfitting", () => {
     expect(boostingOverfitting.detect(run(rounds(50, 28, 0.05), { ...XGB, early_stopping_rounds: 20 }))).toHaveLength(1);
   });
 
+  it("reads LightGBM's only validation set, named valid_1 beside training, as the one to stop on", () => {
+    const val = rounds(60, 20, 0.3);
+    const lgb = trainingRun({ "training-multi_logloss": train(60), "valid_1-multi_logloss": val });
+    expect(boostingOverfitting.detect(lgb)[0]).toMatchObject({ id: "training.boosting_overfitting", severity: "high" });
+  });
+
   it("is silent on a noisy healthy boosting run still improving at the end", () => {
     const rng = new Prng(5);
     const val = series(200, (i) => 0.3 + 0.39 * Math.exp(-i / 40) + 0.002 * rng.normal());
