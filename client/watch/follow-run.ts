@@ -125,7 +125,7 @@ export class RunFollower {
       case "jsonl":
         return s.file.lines.length === 0 ? null : { format: "jsonl", content: `${s.file.lines.join("\n")}\n` };
       case "log":
-        return s.file.lines.length === 0 ? null : s.file.lines;
+        return s.file.lines.length === 0 ? null : [...s.file.lines];
       case "tfevents": {
         const files = [...s.files.entries()].filter(([, f]) => f.count > 0);
         if (files.length === 0) return null;
