@@ -38,5 +38,6 @@ export const SUITES: Suite[] = [
   lazy("scale_out", "analyses/s", "offline throughput with 1 and 2 replicas sharing Redis, LLM cache hit in-process and in Redis, job queue cost", async () => (await import("./scale-out.js")).benchScaleOut),
   lazy("watch_tick", "ms", "one ml-diagnose watch tick (appended read + re-analysis) on a growing 10⁴–10⁶-row log", async () => (await import("./watch-tick.js")).benchWatchTick),
   lazy("memory_soak", "× RSS after GC", "RSS after forced GC through a soak at 8 concurrent analyses, default heap and capped; largest analyses under the cap", async () => (await import("./memory-soak.js")).benchMemorySoak),
+  lazy("run_stores", "s", "W&B transaction log (10⁶ rows) and MLflow SQLite store (500 runs) reads next to the wandb and mlflow packages", async () => (await import("./run-stores.js")).benchRunStores),
   lazy("client_prepare", "s", "ml-diagnose's client-side time for a 1 GB checkpoint and a 10⁶-row metrics CSV", async () => (await import("./client-prepare.js")).benchClientPrepare),
 ];

@@ -22,7 +22,7 @@ import { describeSources } from "./report-sources.js";
 
 /** Reads the paths into artifact parts, printing what went where; under --strict a problem file stops here. */
 async function gatherParts(o: AnalyseOptions, io: Io, err: Palette): Promise<ArtifactPart[]> {
-  const run = await detectRun(o.paths);
+  const run = await detectRun(o.paths, { run: o.run });
   const { parts, skipped } = detectedParts(run);
   io.stderr.write(describeSources(run.used, [...run.skipped, ...skipped], err, o.quiet));
   const problems = run.skipped.filter((s) => s.problem);

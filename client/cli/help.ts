@@ -53,6 +53,10 @@ Dataset (statistics computed here, docs/client-dataset.md):
   --test <file>           held-out data: adds train/test overlap and per-column drift
   --target <column>       label column: class distribution per split
 
+Run stores:
+  --run <id|name>         the run to send from a local store holding several: an MLflow SQLite store's run id or
+                          name, a W&B run id (default: the newest ended MLflow run, the newest W&B run folder)
+
 MLflow:
   --record-to-mlflow <id> log the request, dataset statistics, diagnosis JSON and HTML report under diagnosis/
                           in that run and tag it diagnosis.max_severity and diagnosis.findings (server from

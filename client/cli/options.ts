@@ -67,6 +67,7 @@ export const ANALYSE_OPTIONS = {
   "dry-run": { type: "boolean" },
   "server-paths": { type: "boolean" },
   "mlflow-run": { type: "string" },
+  run: { type: "string" },
   data: { type: "string" },
   test: { type: "string" },
   target: { type: "string" },
@@ -87,6 +88,8 @@ export interface AnalyseOptions extends ConnectionOptions {
   dryRun: boolean;
   serverPaths: boolean;
   mlflowRun: string | null;
+  /** `--run <id|name>`: the run to send from a local store holding several (MLflow SQLite, W&B run folders). */
+  run: string | null;
   /** `--data`, `--test`, `--target`: compute the dataset statistics here from data files (client/dataset). */
   data: string | null;
   test: string | null;
@@ -140,6 +143,7 @@ export function readAnalyseOptions(args: string[], env: Record<string, string | 
     dryRun: v["dry-run"] ?? false,
     serverPaths: v["server-paths"] ?? false,
     mlflowRun: v["mlflow-run"] ?? null,
+    run: v.run ?? null,
     data: v.data ?? null,
     test: v.test ?? null,
     target: v.target ?? null,

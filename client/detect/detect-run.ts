@@ -90,9 +90,10 @@ export function reasonOf(err: unknown): string {
 /**
  * Reads the run folders and files given and decides what goes where: one metrics source (the service's order of
  * preference, then the shallowest and newest file), hyper-parameters, logs, every check report, and one
- * checkpoint (the shallowest folder of weights, the newest `checkpoint-N/`). Nothing is sent from here.
+ * checkpoint (the shallowest folder of weights, the newest `checkpoint-N/`). `choice.run` names the run to take
+ * from a store holding several (--run). Nothing is sent from here.
  */
-export async function detectRun(paths: readonly string[]): Promise<DetectedRun> {
+export async function detectRun(paths: readonly string[], choice: { run?: string | null } = {}): Promise<DetectedRun> {
   const run: DetectedRun = { metrics: undefined, params: {}, logs: [], metadata: {}, documents: [], checkpoint: null, used: [], skipped: [] };
   const located = await locate(paths, run.skipped);
   const byPath = new Map(located.map((l) => [l.file.path, l]));
@@ -121,7 +122,7 @@ export async function detectRun(paths: readonly string[]): Promise<DetectedRun> 
   }
 
   // MLflow's SQLite store and W&B run folders (client/detect/tracker-stores.ts).
-  const stores = await readTrackerStores(located.filter((l) => !consumed.has(l.file.path)));
+  const stores = await readTrackerStores(located.filter((l) => !consumed.has(l.file.path)), choice.run ?? null);
   stores.consumed.forEach((p) => consumed.add(p));
   run.used.push(...stores.used);
   run.skipped.push(...stores.skipped);
@@ -134,7 +135,7 @@ export async function detectRun(paths: readonly string[]): Promise<DetectedRun> 
     Object.assign(run.params, s.params);
     if (Object.keys(s.params).length > 0) run.used.push({ source: s.source, target: "training_artifacts.params", label: `${Object.keys(s.params).length} params of the run` });
     const at = located.find((l) => l.shown === s.source) ?? located[0]!;
-    if (s.metrics.length > 0) metrics.push({ kind: s.tracker, at: { ...at, shown: s.source }, value: () => s.metrics, label: s.label });
+    if (s.metrics !== null) metrics.push({ kind: s.tracker, at: { ...at, shown: s.source }, value: () => s.metrics, label: s.label });
     else run.skipped.push({ source: s.source, reason: "the run logged no numeric metric", problem: false });
   }
 

@@ -16,7 +16,8 @@ export interface StoreRun {
   tracker: "mlflow" | "wandb";
   metadata: Record<string, unknown>;
   params: Record<string, unknown>;
-  metrics: Array<{ key: string; value: number; step: number; timestamp: number }>;
+  /** `training_artifacts.metrics`: long rows (MLflow), CSV text (W&B); null when the run logged no number. */
+  metrics: unknown;
   /** Where the metrics came from, as shown to the user, and what they are. */
   source: string;
   label: string;
@@ -36,26 +37,32 @@ const NAMED_OTHERS = 5;
 /**
  * Finds and reads the binary run stores among the files: MLflow 3's SQLite store (`mlflow.db`, told by its SQLite
  * header and MLflow's tables) and W&B run folders (told by the `:W&B` header of `run-*.wandb`). One run of each is
- * read (the newest ended MLflow run, the newest W&B run folder); the others are listed as not sent.
+ * read (the newest ended MLflow run, the newest W&B run folder, or the run `wanted` names); the others are listed
+ * as not sent.
  */
-export async function readTrackerStores(files: readonly StoreFile[]): Promise<StoreReading> {
+export async function readTrackerStores(files: readonly StoreFile[], wanted: string | null = null): Promise<StoreReading> {
   const out: StoreReading = { runs: [], used: [], skipped: [], consumed: new Set() };
   for (const f of files) {
     if (f.file.size < 512 || f.file.path.endsWith("-wal") || f.file.path.endsWith("-journal") || f.file.path.endsWith("-shm")) continue;
-    if (await isSqliteFile(f.file.path)) await addSqlite(f, files, out);
+    if (await isSqliteFile(f.file.path)) await addSqlite(f, files, out, wanted);
   }
   const logs: StoreFile[] = [];
   for (const f of files) if (!out.consumed.has(f.file.path) && (await isWandbLogFile(f.file))) logs.push(f);
   // Newest first by the folder's start time (W&B names run folders run-YYYYMMDD_HHMMSS-<id>).
   logs.sort((a, b) => folderTime(dirname(b.file.relative)).localeCompare(folderTime(dirname(a.file.relative))));
-  for (const [i, log] of logs.entries()) await addWandb(log, files, out, i > 0);
+  // --run names a W&B run by its id, the end of its folder's and log's names (run-<id>.wandb).
+  const chosen = wanted === null ? logs[0] : logs.find((l) => basename(l.file.path) === `run-${wanted}.wandb`);
+  if (wanted !== null && logs.length > 0 && !chosen && out.runs.length === 0) {
+    out.skipped.push({ source: dirname(dirname(logs[0]!.shown)), reason: `no W&B run ${wanted} here (runs: ${logs.map((l) => basename(l.file.path).slice(4, -6)).join(", ")})`, problem: true });
+  }
+  for (const log of logs) await addWandb(log, files, out, log !== chosen);
   return out;
 }
 
-async function addSqlite(f: StoreFile, files: readonly StoreFile[], out: StoreReading): Promise<void> {
+async function addSqlite(f: StoreFile, files: readonly StoreFile[], out: StoreReading, wanted: string | null): Promise<void> {
   let read;
   try {
-    read = await readMlflowSqlite(f.file.path);
+    read = await readMlflowSqlite(f.file.path, wanted);
   } catch (err) {
     out.skipped.push({ source: f.shown, reason: `a SQLite file that could not be read: ${(err as Error).message}`, problem: f.named });
     out.consumed.add(f.file.path);
@@ -68,11 +75,13 @@ async function addSqlite(f: StoreFile, files: readonly StoreFile[], out: StoreRe
     if (!beside) continue;
     out.consumed.add(beside.file.path);
     if (side === "-wal") out.used.push({ source: beside.shown, target: "training_artifacts.metrics", label: `SQLite write-ahead log: ${read.wal?.frames ?? 0} committed pages folded in, ${read.wal?.ignored ?? 0} uncommitted left out` });
-    else out.skipped.push({ source: beside.shown, reason: "SQLite's lock/journal file, not data", problem: false });
+    else if (side === "-shm") out.skipped.push({ source: beside.shown, reason: "SQLite's WAL index, not data", problem: false });
+    else out.skipped.push({ source: beside.shown, reason: "SQLite's rollback journal: a write was under way (or its writer crashed); the store is read as it is on disk", problem: false });
   }
   const { run } = read;
   if (!run) {
-    out.skipped.push({ source: f.shown, reason: "an MLflow store with no live run", problem: f.named });
+    const reason = wanted === null ? "an MLflow store with no live run" : `no run ${wanted} in the store (its runs: ${read.others.slice(0, NAMED_OTHERS).map((r) => r.name ?? r.runId).join(", ")}…)`;
+    out.skipped.push({ source: f.shown, reason, problem: f.named || wanted !== null });
     return;
   }
   const name = run.name ?? run.runId;
@@ -80,18 +89,19 @@ async function addSqlite(f: StoreFile, files: readonly StoreFile[], out: StoreRe
     tracker: "mlflow",
     metadata: { run_id: run.runId, run_name: run.name, experiment_id: run.experimentId, experiment_name: run.experimentName, status: run.status, tags: read.tags, store: "sqlite" },
     params: read.params,
-    metrics: read.metrics,
+    metrics: read.metrics.length > 0 ? read.metrics : null,
     source: f.shown,
     label: `MLflow SQLite store, run ${name} (${run.status.toLowerCase()}, ${new Set(read.metrics.map((m) => m.key)).size} metric keys, ${Object.keys(read.params).length} params)`,
   });
-  if (read.others.length > 0) out.skipped.push({ source: f.shown, reason: othersReason(read.others, name), problem: false });
+  if (read.others.length > 0) out.skipped.push({ source: f.shown, reason: othersReason(read.others, name, wanted !== null), problem: false });
   if (read.deleted > 0) out.skipped.push({ source: f.shown, reason: `${read.deleted} deleted run${read.deleted > 1 ? "s" : ""} in the store: not read`, problem: false });
 }
 
-function othersReason(others: readonly SqliteRunInfo[], chosen: string): string {
+function othersReason(others: readonly SqliteRunInfo[], chosen: string, named: boolean): string {
   const names = others.slice(0, NAMED_OTHERS).map((r) => `${r.name ?? r.runId} (${r.status.toLowerCase()})`);
   const more = others.length > NAMED_OTHERS ? ` and ${others.length - NAMED_OTHERS} more` : "";
-  return `${others.length} other run${others.length > 1 ? "s" : ""} in the store not sent (${names.join(", ")}${more}): the newest ended run, ${chosen}, is analysed; one run per analysis`;
+  const why = named ? `${chosen} is the run --run names` : `the newest ended run, ${chosen}, is analysed (--run <id|name> picks another)`;
+  return `${others.length} other run${others.length > 1 ? "s" : ""} in the store not sent (${names.join(", ")}${more}): ${why}; one run per analysis`;
 }
 
 async function addWandb(log: StoreFile, files: readonly StoreFile[], out: StoreReading, other: boolean): Promise<void> {
@@ -101,7 +111,7 @@ async function addWandb(log: StoreFile, files: readonly StoreFile[], out: StoreR
   const shownFolder = dirname(log.shown);
   if (other) {
     out.consumed.add(log.file.path);
-    out.skipped.push({ source: `${shownFolder}/`, reason: "another W&B run: the newest run folder is analysed (name a run folder to analyse it)", problem: false });
+    out.skipped.push({ source: `${shownFolder}/`, reason: "another W&B run: one run per analysis (name its folder, or --run <id>)", problem: false });
     for (const g of inFolder) out.consumed.add(g.file.path);
     return;
   }
@@ -128,7 +138,7 @@ async function addWandb(log: StoreFile, files: readonly StoreFile[], out: StoreR
     tracker: "wandb",
     metadata: { run_id: run.runId, run_name: run.name, project: run.project, summary: run.summary, exit_code: run.exitCode, status },
     params: run.params,
-    metrics: run.metrics,
+    metrics: run.history.csv(),
     source: log.shown,
     label: `${run.used[0]!.label} of ${basename(folder)}`,
   });

@@ -6,6 +6,7 @@ import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
 import { isWandbLog, LevelDbLogReader } from "../../nodes/training/parse/leveldb-log.js";
 import { decodeWandbRecord, type WandbItem, type WandbRecord } from "../../nodes/training/parse/wandb-records.js";
 import type { FoundFile } from "./walk.js";
+import { WandbHistory } from "./wandb-history.js";
 
 /** Bytes read per step of the scan: memory stays at this plus one record, whatever the history's length. */
 const CHUNK = 1 << 20;
@@ -19,8 +20,8 @@ export interface WandbRun {
   project: string | null;
   /** Seconds since the epoch, from the run record; null when the log has none yet. */
   startTime: number | null;
-  /** Long rows as the MLflow file store's: one per numeric history value. */
-  metrics: Array<{ key: string; value: number; step: number; timestamp: number }>;
+  /** The numeric history, by column. */
+  history: WandbHistory;
   params: Record<string, unknown>;
   summary: Record<string, unknown>;
   /** The exit code once the run ended; null for a run still writing (or killed before its exit record). */
@@ -75,7 +76,7 @@ export async function scanWandbLog(path: string, visit: (record: WandbRecord) =>
 
 /** Folds W&B records into a run: history rows as long rows, config and summary updates, the run record, the exit. */
 export class WandbRunBuilder {
-  readonly metrics: WandbRun["metrics"] = [];
+  readonly history = new WandbHistory();
   readonly params: Record<string, unknown> = {};
   readonly summary: Record<string, unknown> = {};
   runId = "";
@@ -83,17 +84,12 @@ export class WandbRunBuilder {
   project: string | null = null;
   startTime: number | null = null;
   exitCode: number | null = null;
-  rows = 0;
 
   add(record: WandbRecord): void {
     switch (record.kind) {
-      case "history": {
-        const { step, timestamp, values } = record.row;
-        this.rows++;
-        const ms = timestamp === null ? Number.NaN : Math.round(timestamp * 1000);
-        for (const [key, value] of values) this.metrics.push({ key, value, step, timestamp: ms });
+      case "history":
+        this.history.add(record.row);
         break;
-      }
       case "run":
         this.runId = record.runId;
         this.name = record.name || null;
@@ -139,11 +135,11 @@ export async function readWandbRun(log: FoundFile, files: readonly FoundFile[]):
     name: builder.name,
     project: builder.project,
     startTime: builder.startTime,
-    metrics: builder.metrics,
+    history: builder.history,
     params: builder.params,
     summary: builder.summary,
     exitCode: builder.exitCode,
-    used: [{ file: log, label: `W&B history (${builder.rows} rows, ${new Set(builder.metrics.map((m) => m.key)).size} keys)` }],
+    used: [{ file: log, label: `W&B history (${builder.history.rows} rows, ${builder.history.keys.length} keys)` }],
     skipped: [],
     unfinished,
   };

@@ -1,16 +1,16 @@
 import { stat } from "node:fs/promises";
-import { readMlflowSqlite } from "../detect/mlflow-sqlite.js";
+import { readMlflowSqlite, type SqliteStoreRead } from "../detect/mlflow-sqlite.js";
 import { WandbRunBuilder } from "../detect/wandb-run.js";
 import { LevelDbLogReader } from "../../nodes/training/parse/leveldb-log.js";
 import { decodeWandbRecord } from "../../nodes/training/parse/wandb-records.js";
 import { AppendReader } from "./append-reader.js";
 
-type Rows = WandbRunBuilder["metrics"];
 
 /** A run store being followed: what a poll added, whether the run ended, and what was read so far. */
 export interface StoreFollower {
   poll(): Promise<{ added: number; ended: boolean }>;
-  rows(): Rows | null;
+  /** `training_artifacts.metrics` for what was read so far; null before any number arrived. */
+  metrics(): unknown;
   params(): Record<string, unknown>;
 }
 
@@ -33,16 +33,16 @@ export class WandbLogFollower implements StoreFollower {
       this.log = new LevelDbLogReader();
       this.run = new WandbRunBuilder();
     }
-    const before = this.run.rows;
+    const before = this.run.history.rows;
     if (g.kind !== "none") for (const bytes of this.log.feed(g.bytes)) {
       const record = decodeWandbRecord(bytes);
       if (record) this.run.add(record);
     }
-    return { added: this.run.rows - before, ended: this.run.exitCode !== null };
+    return { added: this.run.history.rows - before, ended: this.run.exitCode !== null };
   }
 
-  rows(): Rows | null {
-    return this.run.metrics.length > 0 ? this.run.metrics : null;
+  metrics(): unknown {
+    return this.run.history.csv();
   }
 
   params(): Record<string, unknown> {
@@ -58,7 +58,7 @@ export class WandbLogFollower implements StoreFollower {
 export class SqliteStoreFollower implements StoreFollower {
   private seen = "";
   private runId: string | null = null;
-  private metrics: Rows = [];
+  private points: SqliteStoreRead["metrics"] = [];
   private runParams: Record<string, unknown> = {};
   private ended = false;
 
@@ -73,15 +73,15 @@ export class SqliteStoreFollower implements StoreFollower {
     if (!read?.run) return { added: 0, ended: this.ended };
     this.seen = seen;
     this.runId = read.run.runId;
-    const added = Math.max(0, read.metrics.length - this.metrics.length);
-    this.metrics = read.metrics;
+    const added = Math.max(0, read.metrics.length - this.points.length);
+    this.points = read.metrics;
     this.runParams = read.params;
     this.ended = read.run.status !== "RUNNING" && read.run.status !== "SCHEDULED";
     return { added, ended: this.ended };
   }
 
-  rows(): Rows | null {
-    return this.metrics.length > 0 ? this.metrics : null;
+  metrics(): unknown {
+    return this.points.length > 0 ? this.points : null;
   }
 
   params(): Record<string, unknown> {

@@ -31,12 +31,31 @@ describe("analyse on run stores", { timeout: 120_000 }, () => {
     expectFinding(body, "training.nonfinite_loss", "high");
   });
 
+  it("sends the store's run --run names, and stops under --strict when the store has no such run", async () => {
+    const named = await runCli(["analyse", mlflow.dir, "--run", "overfit-mlp", "--dry-run"], { ML_DIAGNOSE_SERVER: svc.url });
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stderr).toMatch(/MLflow SQLite store, run overfit-mlp \(finished/);
+    expect(JSON.parse(named.stdout).training_artifacts.params).toEqual({ lr: "0.001", epochs: "30", optimizer: "adam", dropout: "0.0" });
+    const missing = await runCli(["analyse", mlflow.dir, "--run", "no-such-run", "--strict", "--dry-run"], { ML_DIAGNOSE_SERVER: svc.url });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no run no-such-run in the store/);
+  });
+
   it("serves a wandb/ folder: the newest run folder is sent, the others listed as not sent", async () => {
     const { code, stderr } = await analyse(`${STORES_DIR}wandb-runs`);
     expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/run-[a-z0-9]+\.wandb → training_artifacts\.metrics \(W&B history \(40 rows/);
     expect(stderr.match(/another W&B run/g)).toHaveLength(3);
     expect(stderr).toMatch(/debug-internal\.log.*W&B's own bookkeeping/);
+  });
+
+  it("sends the W&B run --run names by its id", async () => {
+    const folder = wandbRunDirs().overfit;
+    const id = folder.split("-").pop()!;
+    const { code, stderr } = await runCli(["analyse", `${STORES_DIR}wandb-runs`, "--run", id, "--dry-run"], { ML_DIAGNOSE_SERVER: svc.url });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(new RegExp(`run-${id}\\.wandb → training_artifacts\\.metrics \\(W&B history \\(60 rows`));
+    expect(stderr.match(/another W&B run/g)).toHaveLength(3);
   });
 
   it("finds the non-finite loss of a W&B run whose loss turned NaN and infinite", async () => {

@@ -37,7 +37,9 @@ describe("watch on run stores (client/watch/store-followers.ts)", () => {
     expect(rows).toBe(300);
     expect(ended).toBe(true);
     const artifact = follower.artifact(false)!;
-    expect((artifact.metrics as unknown[]).length).toBeGreaterThan(600);
+    const csv = artifact.metrics as { format: string; content: string };
+    expect(csv.format).toBe("csv");
+    expect(csv.content.trimEnd().split("\n")).toHaveLength(301);
     expect(artifact.params).toMatchObject({ lr: 0.001, num_classes: 10 });
   });
 

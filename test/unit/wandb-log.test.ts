@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { scanWandbLog, WandbRunBuilder, readWandbRun } from "../../client/detect/wandb-run.js";
 import { BLOCK, isWandbLog, LevelDbLogReader } from "../../nodes/training/parse/leveldb-log.js";
 import { decodeWandbRecord, numericJson } from "../../nodes/training/parse/wandb-records.js";
+import { parseTrainingArtifact } from "../../nodes/training/parse/index.js";
 import { wandbRunDirs } from "../support/store-fixtures.js";
 
 /** W&B transaction logs written by the real wandb 0.31 in offline mode (scripts/fixtures/real/run_stores.py). */
@@ -42,6 +43,18 @@ describe("W&B transaction log (LevelDB framing)", () => {
     for (const chunk of [1, 7, 4093, BLOCK + 3]) expect(records(bytes, chunk).records).toEqual(whole.records);
   });
 
+  it("keeps what it holds between chunks when the caller reuses its read buffer (as a file read loop does)", () => {
+    const whole = records(bytes, bytes.length).records;
+    const reader = new LevelDbLogReader();
+    const reused = Buffer.alloc(4093);
+    const out: string[] = [];
+    for (let i = 0; i < bytes.length; i += reused.length) {
+      const n = bytes.copy(reused, 0, i, Math.min(bytes.length, i + reused.length));
+      for (const r of reader.feed(reused.subarray(0, n))) out.push(Buffer.from(r).toString("hex"));
+    }
+    expect(out).toEqual(whole);
+  });
+
   it("keeps a record cut off at the end for later (a run still writing)", () => {
     const whole = records(bytes, bytes.length).records;
     const cut = records(bytes.subarray(0, 2 * BLOCK + 100), 1 << 20);
@@ -64,31 +77,31 @@ describe("W&B transaction log (LevelDB framing)", () => {
 describe("W&B records", () => {
   it("reads every history row with its step, timestamp and numeric values", async () => {
     const b = await built(runs.healthy);
-    expect(b.rows).toBe(300);
-    const keys = new Set(b.metrics.map((m) => m.key));
+    expect(b.history.rows).toBe(300);
+    const keys = new Set(b.history.longRows().map((m) => m.key));
     // Strings and booleans are not metrics; a nested dict's number is, under its dotted key.
     expect([...keys].sort()).toEqual(["epoch", "flags.lr_scale", "train/loss", "val/acc", "val/loss"]);
-    const train = b.metrics.filter((m) => m.key === "train/loss");
+    const train = b.history.longRows().filter((m) => m.key === "train/loss");
     expect(train.map((m) => m.step).slice(0, 3)).toEqual([0, 10, 20]);
     expect(train[0]!.timestamp).toBeGreaterThan(1.7e12);
     // Validation every 5th row: the other rows have no val/loss at all.
-    expect(b.metrics.filter((m) => m.key === "val/loss").map((m) => m.step).slice(0, 2)).toEqual([40, 90]);
+    expect(b.history.longRows().filter((m) => m.key === "val/loss").map((m) => m.step).slice(0, 2)).toEqual([40, 90]);
   });
 
   it("keeps NaN and ±Infinity as logged", async () => {
     const b = await built(runs.diverged);
-    const train = b.metrics.filter((m) => m.key === "train/loss").map((m) => m.value);
+    const train = b.history.longRows().filter((m) => m.key === "train/loss").map((m) => m.value);
     expect(train.slice(0, 30).every(Number.isFinite)).toBe(true);
     expect(train.some(Number.isNaN)).toBe(true);
     expect(train).toContain(Number.POSITIVE_INFINITY);
-    expect(b.metrics.filter((m) => m.key === "val/loss").map((m) => m.value)).toContain(Number.NEGATIVE_INFINITY);
+    expect(b.history.longRows().filter((m) => m.key === "val/loss").map((m) => m.value)).toContain(Number.NEGATIVE_INFINITY);
   });
 
   it("reads the typed values of x_history_value_encoding='json,typed' as the JSON ones", async () => {
     const b = await built(runs.typed);
-    expect(b.rows).toBe(40);
-    expect(b.metrics.filter((m) => m.key === "train/loss").every((m) => Number.isFinite(m.value))).toBe(true);
-    expect(b.metrics.filter((m) => m.key === "epoch").map((m) => m.value).slice(-1)).toEqual([3]);
+    expect(b.history.rows).toBe(40);
+    expect(b.history.longRows().filter((m) => m.key === "train/loss").every((m) => Number.isFinite(m.value))).toBe(true);
+    expect(b.history.longRows().filter((m) => m.key === "epoch").map((m) => m.value).slice(-1)).toEqual([3]);
   });
 
   it("takes the config from the run record, the summary from the summary records, and the exit code", async () => {
@@ -107,6 +120,20 @@ describe("W&B records", () => {
     const run = await readWandbRun(log, [log, ...files]);
     expect(run.used.map((u) => u.file)).toEqual([log]);
     expect(run.skipped.map((s) => s.file.relative).sort()).toEqual(files.map((f) => f.relative).sort());
+  });
+
+  it("is sent as CSV text the service reads into the same series as the points, absent keys absent, NaN and ±Infinity kept", async () => {
+    const b = await built(runs.diverged);
+    const csv = b.history.csv()!;
+    expect(csv.content.split("\n")[0]!.split(",").sort()).toEqual(["epoch", "flags.lr_scale", "step", "train/loss", "val/acc", "val/loss"]);
+    const run = parseTrainingArtifact({ metrics: csv });
+    const byKey = new Map<string, number[]>();
+    for (const p of b.history.longRows()) byKey.set(p.key, [...(byKey.get(p.key) ?? []), p.value]);
+    for (const key of ["train/loss", "val/loss", "val/acc"]) {
+      const series = [...run.series.values()].find((s) => s.sources.includes(key));
+      expect(series, key).toBeDefined();
+      expect(Array.from(series!.values)).toEqual(byKey.get(key));
+    }
   });
 
   it("reads a history value_json as a number only when it is one", () => {

@@ -65,8 +65,8 @@ export class LevelDbLogReader {
       const data = buf.subarray(pos + HEADER, pos + HEADER + length);
       pos += HEADER + length;
       if (type === FULL) out.push(data);
-      else if (type === FIRST) this.fragments = [data.slice()];
-      else if (type === MIDDLE) this.fragments.push(data.slice());
+      else if (type === FIRST) this.fragments = [copy(data)];
+      else if (type === MIDDLE) this.fragments.push(copy(data));
       else if (type === LAST) {
         this.fragments.push(data);
         out.push(concat(...this.fragments));
@@ -82,10 +82,18 @@ export class LevelDbLogReader {
   }
 
   private keep(buf: Uint8Array, pos: number, out: Uint8Array[]): Uint8Array[] {
-    this.pending = buf.slice(pos);
+    this.pending = copy(buf.subarray(pos));
     this.offset += pos;
     return out;
   }
+}
+
+/**
+ * A copy that outlives the chunk: callers reuse their read buffer, and a Buffer's `slice()` is a view, not a copy
+ * (a fragment kept that way was overwritten by the next read).
+ */
+function copy(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
 }
 
 function concat(...parts: Uint8Array[]): Uint8Array {

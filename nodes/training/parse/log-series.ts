@@ -26,9 +26,13 @@ const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
 export function screenSegments(line: string): string[] {
   return line
     .replace(ANSI, "")
+    .replace(BAR_END, "$1\r")
     .split(/\r|\u0008+/)
     .filter((s) => s.trim() !== "");
 }
+
+/** The end of a tqdm bar (`| 4/12 [00:02<00:05, 1.44it/s, loss=1.2]`) with text glued on: a print to stdout between redraws on stderr. */
+const BAR_END = /(\|\s*\d+\/\d+\s*\[[^\]]*\])(?=\S)/g;
 
 /** Whether a name read from a log is worth a series: a measure of the model or the optimizer, not `v_num` or `eta`. */
 function isMetricName(raw: string): boolean {
@@ -40,7 +44,8 @@ function isMetricName(raw: string): boolean {
 /**
  * Reads metric series out of printed training logs (Keras fit, Hugging Face Trainer dicts, tqdm and Lightning
  * bars, mmcv/mmengine, Ultralytics' table, custom `key=value` prints; log-styles.ts). Each point keeps the epoch
- * and step its line names; its x axis is the step, else the epoch, else its record's position. Warnings and
+ * and step its line names; its x axis is the step, else the last step an earlier line named (an epoch summary
+ * comes at the step training reached), else the epoch, else its record's position. Warnings and
  * tracebacks are skipped; of a progress bar's redraws within one epoch only the last counts, whatever other
  * lines (a validation bar) come between.
  */
@@ -48,13 +53,23 @@ export function readLogSeries(lines: readonly string[], out: SeriesBuilder): Log
   const state: StyleState = {};
   const styles = new Set<string>();
   let records = 0;
+  const points = new Map<string, Map<number, { raw: string; readAs: string | undefined; value: number; epoch: number }>>();
   /** The last redraw of each progress bar, kept until the bar moves to another epoch. */
-  const bars = new Map<string, LineRecord>();
-  const emit = (r: LineRecord) => {
+  const bars = new Map<string, LineRecord & { x: number }>();
+  /** The last step a line named: a line that names none (an epoch's summary) is at the step training reached. */
+  let lastStep: number | undefined;
+  let read = 0;
+  const emit = (r: LineRecord & { x: number }) => {
     const pairs = r.pairs.filter(([name, , readAs]) => isMetricName(readAs ?? name));
     if (pairs.length === 0) return;
-    const x = r.step ?? r.epoch ?? records;
-    for (const [name, value, readAs] of pairs) out.columns(name, 0, readAs).push(x, value, r.epoch ?? Number.NaN, Number.NaN);
+    for (const [raw, value, readAs] of pairs) {
+      const name = normalizeMetricName(readAs ?? raw).name;
+      let at = points.get(name);
+      if (!at) points.set(name, (at = new Map()));
+      // One value per step: a loop that prints a step's loss and shows it in its bar too, or an epoch's last batch
+      // loss beside the epoch summary, says one thing twice. The last said is kept.
+      at.set(r.x, { raw, readAs, value, epoch: r.epoch ?? Number.NaN });
+    }
     styles.add(r.style);
     records++;
   };
@@ -62,8 +77,11 @@ export function readLogSeries(lines: readonly string[], out: SeriesBuilder): Log
   for (let i = 0; i < n; i++) {
     for (const segment of screenSegments(lines[i]!.slice(0, MAX_LINE))) {
       if (NOISE.test(segment)) continue;
-      const record = readLine(segment, state);
-      if (!record) continue;
+      const line = readLine(segment, state);
+      if (!line) continue;
+      const record = { ...line, x: line.step ?? lastStep ?? line.epoch ?? read };
+      read++;
+      if (line.step !== undefined) lastStep = line.step;
       if (record.bar === undefined) {
         emit(record);
         continue;
@@ -76,6 +94,7 @@ export function readLogSeries(lines: readonly string[], out: SeriesBuilder): Log
     }
   }
   for (const r of bars.values()) emit(r);
+  for (const at of points.values()) for (const [x, p] of at) out.columns(p.raw, 0, p.readAs).push(x, p.value, p.epoch, Number.NaN);
   return { records, styles: [...styles] };
 }
 
