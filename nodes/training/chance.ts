@@ -126,14 +126,25 @@ const memo = new WeakMap<TrainingRun, ChanceLevel | null>();
  */
 export function findChanceLevel(run: TrainingRun): ChanceLevel | null {
   if (memo.has(run)) return memo.get(run)!;
-  const found = chanceLevelOf(run);
+  const found = chanceLevelFor(run, classCount(run));
   memo.set(run, found);
   return found;
 }
 
-function chanceLevelOf(run: TrainingRun): ChanceLevel | null {
-  const classes = classCount(run);
+/**
+ * A K read from the first loss is a guess an accuracy must confirm: that first value may be an epoch's end rather
+ * than the initialization (a printed epoch summary), and an ln K' it happens to sit near says nothing. When it is
+ * not confirmed, the two readings at the end of the run, if they agree on another K, are judged instead.
+ */
+function chanceLevelFor(run: TrainingRun, classes: ClassCount | null): ChanceLevel | null {
   if (!classes) return null;
+  const found = chanceLevelOf(run, classes);
+  if (found || classes.source !== "initial loss") return found;
+  const k = kFromFinalReadings(run);
+  return k && k !== classes.k ? chanceLevelOf(run, { k, source: "final loss and accuracy" }) : null;
+}
+
+function chanceLevelOf(run: TrainingRun, classes: ClassCount): ChanceLevel | null {
   const evidence: ChanceEvidence[] = [];
   const p0 = chanceAccuracy(run, classes.k)!;
   for (const split of ["val", "train"] as const) {

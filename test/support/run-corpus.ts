@@ -12,7 +12,7 @@ import { allFindings, SEVERITY_ORDER, type Sev } from "./diagnosis.js";
  */
 
 export const CORPUS_DIR = new URL("../fixtures/runcorpus/", import.meta.url).pathname;
-export const SPLITS = ["tuning", "holdout", "holdout2"] as const;
+export const SPLITS = ["tuning", "holdout", "holdout2", "holdout3"] as const;
 export type Split = (typeof SPLITS)[number];
 
 const SeveritySchema = z.enum(SEVERITY_ORDER);

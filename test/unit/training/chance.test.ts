@@ -92,6 +92,16 @@ describe("chance level read from where the run ended, with no class count stated
     expect(chanceLevel.detect(trainingRun({ train_loss: blownUp(LN4 * 0.99), val_acc: accAt(0.275) }))).toHaveLength(1);
   });
 
+  it("judges the end's K when a first loss near ln 6 (an epoch's end, not the initialization) is not confirmed", () => {
+    const LN5 = Math.log(5);
+    const loss = series(28, (i) => (i === 0 ? Math.log(6) * 1.01 : LN5 * 1.03 + 0.005 * rng.normal()));
+    const run = trainingRun({ train_loss: loss, val_acc: series(28, () => 0.2 + 0.003 * rng.normal()) });
+    expect(classCount(run)).toMatchObject({ k: 6, source: "initial loss" });
+    expect(findChanceLevel(run)?.classes).toEqual({ k: 5, source: "final loss and accuracy" });
+    // No second K agreeing at the end: nothing is claimed.
+    expect(findChanceLevel(trainingRun({ train_loss: loss, val_acc: series(28, () => 0.3 + 0.003 * rng.normal()) }))).toBeNull();
+  });
+
   it("is silent on a noisy healthy run whose loss passes ln K on its way down", () => {
     const run = trainingRun({ train_loss: series(40, (i) => 3 * Math.exp(-i / 8) + 0.3 + 0.05 * rng.normal()), val_acc: series(40, (i) => 0.85 - 0.6 * Math.exp(-i / 6) + 0.02 * rng.normal()) });
     expect(findChanceLevel(run)).toBeNull();
