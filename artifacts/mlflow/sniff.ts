@@ -5,6 +5,7 @@ import { isGreatExpectationsResult } from "../../nodes/checks/parse/great-expect
 import { isLegacySuiteMap } from "../../nodes/checks/parse/legacy-suite-map.js";
 import { isMlflowDataset } from "../../nodes/dataset/parse/mlflow.js";
 import { isRecord } from "../json-values.js";
+import { isEvalsResult } from "../../nodes/training/parse/boosting.js";
 import { isLongRows } from "../../nodes/training/parse/shapes.js";
 import { type ArtifactKind, REQUEST_FIELD_BY_KIND } from "../context.js";
 import { basename } from "./discover.js";
@@ -50,6 +51,8 @@ export function sniffDocument(path: string, value: unknown): Sniffed | null {
   if (isRecord(value.metrics_values)) return { kind: "training", as: "legacy" };
   if (isRecord(value.statistics)) return { kind: "dataset", as: "payload" };
   if (STATISTICS_KEYS.some((k) => k in value)) return { kind: "dataset", as: "statistics" };
+  // XGBoost/LightGBM/CatBoost evals_result(): metric arrays grouped by evaluation set.
+  if (isEvalsResult(value)) return { kind: "training", as: "arrays" };
   const entries = Object.entries(value);
   if (entries.length > 0 && entries.every(([, v]) => isNumberArray(v)) && entries.some(([k]) => METRIC_NAME.test(k))) {
     return { kind: "training", as: "arrays" };

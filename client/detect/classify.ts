@@ -10,6 +10,7 @@ import { isTfdvAnomalies } from "../../nodes/checks/parse/tfdv.js";
 import { maskedCrc32c } from "../../nodes/training/parse/crc32c.js";
 import { isWandbLog } from "../../nodes/training/parse/leveldb-log.js";
 import { isSqliteHeader } from "./mlflow-sqlite.js";
+import { classifyMetricsText, classifyPrintedLog } from "./text-metrics.js";
 import type { FoundFile } from "./walk.js";
 
 /** What one file turned out to be, judged by its content first and its name only to break ties. */
@@ -21,6 +22,9 @@ export type Classified =
   /** A JSON/YAML the service has no use for on its own (config.json, tokenizer files, hparams.yaml's cousins). */
   | { as: "plain_document"; doc: PulledDocument }
   | { as: "log"; text: string }
+  /** JSON lines (log.jsonl, metrics.jsonl) and CatBoost's catboost_info/*_error.tsv: client/detect/text-metrics.ts. */
+  | { as: "metrics_jsonl"; text: string }
+  | { as: "catboost_tsv"; text: string }
   | { as: "unrecognized"; reason: string };
 
 /** JSON, YAML, CSV and log files larger than this are not read (the service's body limit is 64 MiB by default). */
@@ -74,6 +78,8 @@ export async function classifyFile(file: FoundFile): Promise<Classified> {
 
   const role = roleOf(file.relative.replaceAll("\\", "/"));
   const text = await readFile(file.path, "utf8");
+  const metricsText = classifyMetricsText(file.relative, text);
+  if (metricsText) return metricsText;
   const namedJson = /\.json$/i.test(name);
   // JSON by its name, or by its first character whatever the name (a report saved as .txt, a history as .out).
   const asJson = namedJson || (!/\.ya?ml$/i.test(name) && /^\s*[[{]/.test(text));
@@ -91,5 +97,6 @@ export async function classifyFile(file: FoundFile): Promise<Classified> {
   const firstLine = text.split("\n", 1)[0] ?? "";
   if (isMetricsCsvHeader(firstLine) && (/\.(csv|log|txt)$/i.test(name) || role === "metrics_csv")) return { as: "metrics_csv", text };
   if (role === "log") return { as: "log", text };
-  return { as: "unrecognized", reason: "not a format ml-diagnose reads (metrics log, report, checkpoint, event file)" };
+  // Output saved under any name (train.out, nohup.out, stdout.txt) is a log when it prints metrics in a known style.
+  return classifyPrintedLog(text) ?? { as: "unrecognized", reason: "not a format ml-diagnose reads (metrics log, report, checkpoint, event file)" };
 }

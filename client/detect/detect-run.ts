@@ -3,11 +3,14 @@ import { basename, dirname, relative, resolve, sep } from "node:path";
 import { csvFormat } from "../../artifacts/mlflow/build/training.js";
 import type { SniffedDocument } from "../../artifacts/mlflow/build/sniffed.js";
 import { isRecord } from "../../artifacts/json-values.js";
+import { isEvalsResult } from "../../nodes/training/parse/boosting.js";
 import { readTrainingArguments } from "../../nodes/checkpoint/file/training-args.js";
 import { type Classified, classifyFile } from "./classify.js";
 import { type FileStoreRun, isRunMeta, readFileStoreRun } from "./mlflow-store.js";
 import { readTrackerStores } from "./tracker-stores.js";
 import { type EventFile, metricsFromEventFiles } from "./tfevents.js";
+import { catboostMetrics } from "./text-metrics.js";
+import { notSentReason } from "./unsent.js";
 import { type FoundFile, listRunFiles, rankFiles } from "./walk.js";
 
 /** A file used, and the request field it went into. */
@@ -52,7 +55,7 @@ interface Located {
 }
 
 /** Metric sources in the service's own order of preference (artifacts/mlflow/pull.ts): structure first. */
-const METRICS_RANK = ["trainer_state", "metrics_csv", "rows", "tfevents", "mlflow", "wandb"] as const;
+const METRICS_RANK = ["trainer_state", "metrics_csv", "rows", "jsonl", "boosting", "tfevents", "mlflow", "wandb"] as const;
 type MetricsKind = (typeof METRICS_RANK)[number];
 /** Subfolders Keras' TensorBoard callback writes per split. */
 const SPLIT_DIRS = new Set(["train", "validation", "eval", "val", "test"]);
@@ -104,6 +107,7 @@ export async function detectRun(paths: readonly string[], choice: { run?: string
   const trainerFiles: Located[] = [];
   const trainerConfigs: Array<{ at: Located; config: Record<string, unknown> }> = [];
   const consumed = new Set<string>();
+  const catboost: Array<{ at: Located; text: string }> = [];
 
   for (const mlrun of await fileStoreRuns(located)) {
     mlrun.consumed.forEach((p) => consumed.add(p));
@@ -164,15 +168,25 @@ export async function detectRun(paths: readonly string[], choice: { run?: string
         if (c.sniffed.kind === "training" && (c.sniffed.as === "trainer_state" || c.sniffed.as === "rows" || c.sniffed.as === "arrays")) {
           const kind = c.sniffed.as === "trainer_state" ? "trainer_state" : "rows";
           const value = kind === "trainer_state" ? { format: "hf_trainer_state", content: c.doc.value } : c.doc.value;
-          metrics.push({ kind, at, value: () => value, label: kind === "trainer_state" ? "Hugging Face trainer_state.json" : "metric history JSON (Keras History)" });
+          metrics.push({ kind, at, value: () => value, label: kind === "trainer_state" ? "Hugging Face trainer_state.json" : historyLabel(c.doc.value) });
           // The checkpoint folder's trainer_state.json also tells the step and epoch it was saved at.
           if (kind === "trainer_state") sidecars.push(at);
+        } else if (c.sniffed.as === "mlflow_dataset" && run.documents.some((d) => d.sniffed.as === "mlflow_dataset")) {
+          // MLflow 3 keeps one datasets/<id>/meta.yaml per logged dataset: references, of which the statistics take one.
+          run.skipped.push({ source: at.shown, reason: `another MLflow dataset reference (${datasetName(c.doc.value)}): the first found is sent`, problem: false });
         } else if (c.sniffed.kind === "checks" || c.sniffed.kind === "dataset") {
           run.documents.push({ doc: c.doc, sniffed: c.sniffed });
-          run.used.push({ source: at.shown, target: c.sniffed.kind === "checks" ? "checks_artifacts" : "dataset_artifacts", label: reportLabel(c.doc.value) });
+          const label = c.sniffed.as === "mlflow_dataset" ? `MLflow dataset reference (${datasetName(c.doc.value)})` : reportLabel(c.doc.value);
+          run.used.push({ source: at.shown, target: c.sniffed.kind === "checks" ? "checks_artifacts" : "dataset_artifacts", label });
         } else {
           run.skipped.push({ source: at.shown, reason: `a ${c.sniffed.kind} payload in a shape the client does not merge; send it with curl`, problem: at.named });
         }
+        break;
+      case "metrics_jsonl":
+        metrics.push({ kind: "jsonl", at, value: () => ({ format: "jsonl", content: c.text }), label: "JSON-lines metrics log" });
+        break;
+      case "catboost_tsv":
+        catboost.push({ at, text: c.text });
         break;
       case "plain_document":
         if (c.doc.role === "hparams" && isRecord(c.doc.value)) {
@@ -181,30 +195,49 @@ export async function detectRun(paths: readonly string[], choice: { run?: string
         } else if (basename(at.file.path) === "config.json" || at.file.path.endsWith(".index.json")) {
           sidecars.push(at);
           if (basename(at.file.path) === "config.json" && isRecord(c.doc.value)) trainerConfigs.push({ at, config: c.doc.value });
-        } else if (at.named) {
-          run.skipped.push({ source: at.shown, reason: "a JSON/YAML file that is no report, metric history or statistics the service reads", problem: true });
+        } else {
+          run.skipped.push({ source: at.shown, reason: notSentReason(at.file, "a JSON/YAML file that is no report, metric history or statistics the service reads"), problem: at.named });
         }
         break;
       case "log":
         if (at.named || run.logs.length === 0) {
           run.logs.push(...c.text.split(/\r?\n/).filter((l) => l.trim() !== ""));
           run.used.push({ source: at.shown, target: "training_artifacts.logs", label: "log lines" });
+        } else {
+          run.skipped.push({ source: at.shown, reason: "another log is sent already: name this one to send it too", problem: false });
         }
         break;
       case "unrecognized":
-        if (at.named) run.skipped.push({ source: at.shown, reason: c.reason, problem: true });
+        run.skipped.push({ source: at.shown, reason: notSentReason(at.file, c.reason), problem: at.named });
         break;
       default:
         throw new Error(`unhandled classification ${(c as { as: string }).as}`);
     }
   }
 
+  const firstCatboost = catboost[0];
+  if (firstCatboost) {
+    const dir = dirname(firstCatboost.at.file.path);
+    const files = catboost.filter((f) => dirname(f.at.file.path) === dir);
+    for (const f of catboost) if (dirname(f.at.file.path) !== dir) run.skipped.push({ source: f.at.shown, reason: `CatBoost's history comes from ${dirname(firstCatboost.at.shown)}/`, problem: false });
+    metrics.push({ kind: "boosting", at: { ...firstCatboost.at, shown: `${dirname(firstCatboost.at.shown)}/` }, value: () => catboostMetrics(files.map((f) => ({ relative: f.at.file.relative, text: f.text }))), label: `CatBoost ${files.map((f) => basename(f.at.file.path)).join(" + ")}` });
+  }
   const tb = groupEvents(events);
   if (tb) metrics.push({ kind: "tfevents", at: tb.at, value: () => metricsFromEventFiles(tb.files), label: tb.label });
   const chosen = pickMetrics(run, metrics);
   if (chosen === "trainer_state") await addTrainerParams(run, trainerFiles[0], trainerConfigs[0]);
   run.checkpoint = pickCheckpoint(run, checkpoints, sidecars);
   return run;
+}
+
+function historyLabel(value: unknown): string {
+  return isRecord(value) && isEvalsResult(value) ? "boosting evals_result() history" : "metric history JSON (Keras History)";
+}
+
+/** A logged MLflow dataset's name and digest, as its meta.yaml gives them. */
+function datasetName(value: unknown): string {
+  const d = isRecord(value) && isRecord(value.dataset) ? value.dataset : value;
+  return isRecord(d) ? `${String(d.name ?? "unnamed")}, digest ${String(d.digest)}` : "unnamed";
 }
 
 function reportLabel(value: unknown): string {

@@ -10,11 +10,14 @@ import { isSqliteFile, readMlflowSqlite } from "../detect/mlflow-sqlite.js";
 import { folderTime, isWandbLogFile } from "../detect/wandb-run.js";
 import { LineFollower } from "./append-reader.js";
 import { SqliteStoreFollower, type StoreFollower, WandbLogFollower } from "./store-followers.js";
+import { findTextSource } from "./text-source.js";
 import { TfRecordFollower } from "./tfrecord-follower.js";
 
 /** A metrics source being followed, with what it has read so far. */
 type Source =
   | { kind: "csv"; label: string; format: "lightning_csv" | "keras_csv" | "csv"; file: LineFollower }
+  /** JSON lines sent as the jsonl format; a printed log sent as logs, whose metric series the service reads. */
+  | { kind: "jsonl" | "log"; label: string; file: LineFollower }
   | { kind: "tfevents"; label: string; root: string; files: Map<string, TfRecordFollower> }
   | { kind: "trainer_state"; label: string; path: string; seen: string; state: Record<string, unknown> | null }
   | { kind: "mlflow"; label: string; runDir: string; meta: string; files: Map<string, LineFollower>; status: string | null }
@@ -36,7 +39,8 @@ const HF_END_FILES = new Set(["train_results.json", "all_results.json"]);
 
 /**
  * Follows one run folder while it trains: finds its metrics file once one appears (the first found of a
- * Lightning or Keras CSV log, TensorBoard event files, an MLflow file-store run, the newest trainer_state.json),
+ * Lightning or Keras CSV log, TensorBoard event files, an MLflow file-store run, the newest trainer_state.json,
+ * JSON lines, a printed training log),
  * reads only what each poll appended, and builds the `training_artifacts` the service analyses.
  */
 export class RunFollower {
@@ -61,7 +65,9 @@ export class RunFollower {
     this.ended ||= files.some((f) => HF_END_FILES.has(basename(f.path)));
     let added = 0;
     switch (s.kind) {
-      case "csv": {
+      case "csv":
+      case "jsonl":
+      case "log": {
         const r = await s.file.poll();
         added = r.added;
         break;
@@ -114,7 +120,8 @@ export class RunFollower {
   artifact(running: boolean): Record<string, unknown> | null {
     const metrics = this.metrics();
     if (metrics === null) return null;
-    const out: Record<string, unknown> = { metrics, metadata: { status: running ? "running" : "finished" } };
+    const status = { status: running ? "running" : "finished" };
+    const out: Record<string, unknown> = this.source?.kind === "log" ? { logs: metrics, metadata: status } : { metrics, metadata: status };
     const params = this.source?.kind === "store" ? { ...this.params, ...this.source.follower.params() } : this.params;
     if (Object.keys(params).length > 0) out.params = params;
     return out;
@@ -126,6 +133,10 @@ export class RunFollower {
     switch (s.kind) {
       case "csv":
         return s.file.lines.length < 2 ? null : { format: s.format, content: `${s.file.lines.join("\n")}\n` };
+      case "jsonl":
+        return s.file.lines.length === 0 ? null : { format: "jsonl", content: `${s.file.lines.join("\n")}\n` };
+      case "log":
+        return s.file.lines.length === 0 ? null : [...s.file.lines];
       case "tfevents": {
         const files = [...s.files.entries()].filter(([, f]) => f.count > 0);
         if (files.length === 0) return null;
@@ -234,7 +245,8 @@ async function chooseSource(root: string, files: readonly FoundFile[]): Promise<
   if (store) return store;
   const state = await newestByTime(files.filter((f) => basename(f.path) === "trainer_state.json").map((f) => f.path));
   if (state) return { kind: "trainer_state", label: "Hugging Face trainer_state.json (newest checkpoint)", path: state, seen: "", state: null };
-  return null;
+  const text = await findTextSource(root, files);
+  return text ? { kind: text.kind, label: text.label, file: new LineFollower(text.path) } : null;
 }
 
 /** A W&B run's transaction log (the newest run folder's), else an MLflow SQLite store, told by their first bytes. */

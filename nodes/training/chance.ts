@@ -1,14 +1,14 @@
 import { type Curve, curve, pickSeries } from "./curves.js";
-import { finalValue } from "./detectors/generalization-gap.js";
+import { finalValue } from "./final-value.js";
 import type { TrainingRun } from "./model.js";
 import { paramNumber, paramText } from "./params.js";
 import { numClasses } from "./run-config.js";
-import { movingAverage, noiseSigma, smoothingWindow } from "./stats.js";
+import { movingAverage, noiseSigma, smoothingWindow, stdev } from "./stats.js";
 
 /** How many classes the model chooses from, and where that was read. */
 export interface ClassCount {
   k: number;
-  source: "params" | "metric names" | "initial loss";
+  source: "params" | "metric names" | "initial loss" | "final loss and accuracy";
 }
 
 /** A softmax cross-entropy at initialization is ln K to within this share when the logits start near zero. */
@@ -19,7 +19,8 @@ const MAX_K_FROM_LOSS = 100;
 /**
  * K from the params (num_classes, num_labels, a label list, a model config's id2label), else from per-class metric
  * names (…class_3…), else from the first training loss when it is logged at the very start and sits within 5 % of
- * ln K for one integer K (the softmax cross-entropy of a freshly initialized classifier).
+ * ln K for one integer K (the softmax cross-entropy of a freshly initialized classifier), else from where the run
+ * ended: a loss within 5 % of ln K and an accuracy at 1/K for the same K (see kFromFinalReadings).
  */
 export function classCount(run: TrainingRun): ClassCount | null {
   const stated = numClasses(run) ?? labelMapSize(run);
@@ -28,9 +29,32 @@ export function classCount(run: TrainingRun): ClassCount | null {
   if (named) return { k: named, source: "metric names" };
   const loss = pickSeries(run, "train", "loss", "fine");
   const first = loss?.values.find((v) => Number.isFinite(v));
-  if (first === undefined || !(first > Math.log(2) * (1 - INIT_LOSS_TOLERANCE))) return null;
-  const k = Math.round(Math.exp(first));
-  return k >= 2 && k <= MAX_K_FROM_LOSS && Math.abs(first - Math.log(k)) <= INIT_LOSS_TOLERANCE * Math.log(k) ? { k, source: "initial loss" } : null;
+  const k = first === undefined ? null : kOfLoss(first);
+  if (k) return { k, source: "initial loss" };
+  const agreed = kFromFinalReadings(run);
+  return agreed ? { k: agreed, source: "final loss and accuracy" } : null;
+}
+
+/** The integer K whose ln K the cross-entropy sits within 5 % of (K ≤ 100), or null. */
+function kOfLoss(loss: number): number | null {
+  if (!(loss > Math.log(2) * (1 - INIT_LOSS_TOLERANCE))) return null;
+  const k = Math.round(Math.exp(loss));
+  return k >= 2 && k <= MAX_K_FROM_LOSS && Math.abs(loss - Math.log(k)) <= INIT_LOSS_TOLERANCE * Math.log(k) ? k : null;
+}
+
+/**
+ * K read twice from the end of a run whose class count is stated nowhere and whose first logged loss is already
+ * past initialization (a learning rate so high that the first value is a blow-up): the final loss (train, else val)
+ * within 5 % of ln K, and the final accuracy (val, else train) within the chance band of 1/K, for the same K. Two
+ * independent readings of one K; a model that learned something moves both away from it.
+ */
+function kFromFinalReadings(run: TrainingRun): number | null {
+  const loss = curve(run, "train", "loss") ?? curve(run, "val", "loss");
+  const valAcc = curve(run, "val", "accuracy");
+  const acc = valAcc ?? curve(run, "train", "accuracy");
+  if (!loss || !acc || loss.values.length < MIN_POINTS || acc.values.length < MIN_POINTS) return null;
+  const k = kOfLoss(finalValue(loss, true).value);
+  return k && Math.abs(finalValue(acc, true).value - 1 / k) <= accuracyBand(acc, 1 / k, valAcc ? run.meta.valSamples : null) ? k : null;
 }
 
 /** Entries of an `id2label`/`label2id` map (a Hugging Face config's), as params store it: JSON text. */
@@ -102,14 +126,25 @@ const memo = new WeakMap<TrainingRun, ChanceLevel | null>();
  */
 export function findChanceLevel(run: TrainingRun): ChanceLevel | null {
   if (memo.has(run)) return memo.get(run)!;
-  const found = chanceLevelOf(run);
+  const found = chanceLevelFor(run, classCount(run));
   memo.set(run, found);
   return found;
 }
 
-function chanceLevelOf(run: TrainingRun): ChanceLevel | null {
-  const classes = classCount(run);
+/**
+ * A K read from the first loss is a guess an accuracy must confirm: that first value may be an epoch's end rather
+ * than the initialization (a printed epoch summary), and an ln K' it happens to sit near says nothing. When it is
+ * not confirmed, the two readings at the end of the run, if they agree on another K, are judged instead.
+ */
+function chanceLevelFor(run: TrainingRun, classes: ClassCount | null): ChanceLevel | null {
   if (!classes) return null;
+  const found = chanceLevelOf(run, classes);
+  if (found || classes.source !== "initial loss") return found;
+  const k = kFromFinalReadings(run);
+  return k && k !== classes.k ? chanceLevelOf(run, { k, source: "final loss and accuracy" }) : null;
+}
+
+function chanceLevelOf(run: TrainingRun, classes: ClassCount): ChanceLevel | null {
   const evidence: ChanceEvidence[] = [];
   const p0 = chanceAccuracy(run, classes.k)!;
   for (const split of ["val", "train"] as const) {
@@ -130,13 +165,24 @@ function chanceLevelOf(run: TrainingRun): ChanceLevel | null {
 
 function accuracyAtChance(c: Curve, chance: number, valSamples: number | null): ChanceEvidence | null {
   const final = finalValue(c, true).value;
-  // The noise of where the run ended, not of the whole curve: a collapse after learning is one huge step.
-  const se = valSamples ? Math.sqrt((chance * (1 - chance)) / valSamples) : noiseSigma(c.values.subarray(c.values.length - Math.max(4, Math.ceil(c.values.length / 4))));
-  const band = Math.max(ACCURACY_BAND, Math.min(3 * se, MAX_ACCURACY_BAND));
+  const band = accuracyBand(c, chance, valSamples);
   if (Math.abs(final - chance) > band) return null;
   const smooth = movingAverage(c.values, smoothingWindow(c.values.length));
   const best = Math.max(...smooth);
   return { curve: c, kind: "accuracy", chance, final, band, neverLeft: best <= chance + band, best };
+}
+
+/**
+ * How far from chance an accuracy may end and still be chance: max(0.03, min(3 SE, 0.1)), SE binomial from the
+ * evaluation size, else the spread of where the run ended (the larger of σ̂ and the standard deviation of its last
+ * quarter: a constant prediction scores its class's share of the evaluation set, which jumps between a few values,
+ * and σ̂ from differences reads such a curve as noiseless). The noise of the end, not of the whole curve: a
+ * collapse after learning is one huge step.
+ */
+function accuracyBand(c: Curve, chance: number, valSamples: number | null): number {
+  const tail = c.values.subarray(c.values.length - Math.max(4, Math.ceil(c.values.length / 4)));
+  const se = valSamples ? Math.sqrt((chance * (1 - chance)) / valSamples) : Math.max(noiseSigma(tail), stdev(tail));
+  return Math.max(ACCURACY_BAND, Math.min(3 * se, MAX_ACCURACY_BAND));
 }
 
 function lossAtChance(c: Curve, chance: number): ChanceEvidence | null {

@@ -1,4 +1,5 @@
 import type { Finding } from "../../domain/result.js";
+import { isBoostingRun, NETWORK_ONLY_DETECTORS } from "./boosting-run.js";
 import { conclusiveStep, withDetectedAt } from "./detected-at.js";
 import { TRAINING_DETECTORS } from "./detectors/index.js";
 import type { TrainingDetector } from "./detectors/detector.js";
@@ -17,7 +18,9 @@ export function detectTrainingFindings(run: TrainingRun): Finding[] {
   const hit = memo.get(run);
   if (hit) return hit;
   const running = stillRunning(run);
-  const findings = TRAINING_DETECTORS.flatMap((d) => judged(d, run, running));
+  // A tree ensemble's rounds are judged by the boosting detectors; the network detectors' advice does not fit it.
+  const boosting = isBoostingRun(run);
+  const findings = TRAINING_DETECTORS.filter((d) => !(boosting && NETWORK_ONLY_DETECTORS.has(d.info.id))).flatMap((d) => judged(d, run, running));
   memo.set(run, findings);
   return findings;
 }

@@ -65,6 +65,11 @@ export type TrainingFormat =
   | "hf_trainer_state"
   | "tfevents"
   | "legacy_metrics_values"
+  | "jsonl"
+  | "evals_result"
+  | "catboost_tsv"
+  /** Metric series read from printed training logs (nodes/training/parse/log-series.ts). */
+  | "printed_log"
   | "logs_only";
 
 /** Facts about the run that come with the metrics rather than in them. */
@@ -77,6 +82,8 @@ export interface RunMeta {
   maxSteps: number | null;
   /** Size of the evaluation set, when the artifact reveals it (params or HF eval throughput × runtime). */
   valSamples: number | null;
+  /** Metric series read from printed logs when no metrics came: the lines that gave points and their styles. */
+  logSeries?: { records: number; styles: string[] };
   /** Legacy `metrics_path`: recorded, never read. */
   metricsPath: string | null;
   /** Whether the run is still going (`metadata.status: "running"`) and how long it is meant to be. */

@@ -36,6 +36,8 @@ export const PARTIAL_RUN: Readonly<Record<string, PartialRunBehaviour>> = {
   "training.over_clipping": soFar("the share of clipped steps so far"),
   "training.overfitting": soFar("validation loss has risen since its minimum; it may still fall again"),
   "training.generalization_gap": heldBack("compares final values; mid-run the gap widens and closes again (a healthy real run showed 32 % at 70 % of its length and none at the end)"),
+  "training.boosting_overfitting": soFar("the validation loss has risen with the rounds so far; more rounds only add trees"),
+  "training.boosting_no_early_stopping": heldBack("the rounds after the best one are only known once boosting ends"),
   "training.early_stop_opportunity": heldBack("the wasted share is only known once the run ends"),
   "training.underfitting": heldBack("judges the final fit of the training data"),
   "training.metric_frozen": soFar("the metric has not moved for the evaluations logged so far"),

@@ -67,6 +67,13 @@ function checkContent(metrics: Record<string, unknown>, issues: Issues): void {
         else if (f.path !== undefined && typeof f.path !== "string") issues.add(["files", i, "path"], "expected the file's path in the log folder");
       });
     } else if (typeof metrics.content_base64 !== "string") issues.add(["content_base64"], "expected the event file, base64-encoded (or files: [{path, content_base64}])");
+  } else if (format === "catboost_tsv") {
+    if (!Array.isArray(metrics.files)) issues.add(["files"], "expected [{path, content}] of CatBoost's learn_error.tsv and test_error.tsv");
+    else
+      metrics.files.forEach((f, i) => {
+        if (!isRecord(f) || typeof f.content !== "string") issues.add(["files", i, "content"], "expected the TSV text");
+        else if (typeof f.path !== "string") issues.add(["files", i, "path"], "expected the file's name (learn_error.tsv or test_error.tsv)");
+      });
   } else if (format === "hf_trainer_state") {
     if (!isRecord(metrics.content) && typeof metrics.content !== "string") issues.add(["content"], "expected the trainer_state.json object");
   } else if (typeof metrics.content !== "string") {

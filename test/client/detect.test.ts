@@ -90,7 +90,7 @@ describe("detectRun", () => {
     ]);
     expect(run.params).toEqual({ lr: "0.3" });
     expect(run.metadata.mlflow).toMatchObject({ run_id: "0a1b2c3d", run_name: "brave-owl", experiment_id: "1" });
-    expect(run.skipped).toEqual([]);
+    expect(run.skipped).toEqual([{ source: expect.stringMatching(/mlruns\/1\/meta\.yaml$/), reason: expect.stringContaining("MLflow metadata of the experiment"), problem: false }]);
   });
 
   it("Deepchecks (a to_json() string too), Evidently, Great Expectations and TFDV reports all go into checks_artifacts.reports", async () => {
@@ -107,7 +107,7 @@ describe("detectRun", () => {
     expect((checks?.payload.reports as unknown[]).length).toBe(5);
   });
 
-  it("names an unreadable or unrecognized file given on the command line; ignores unrecognized files inside a folder", async () => {
+  it("names an unreadable or unrecognized file given on the command line as a problem; lists those inside a folder as not sent", async () => {
     const folder = join(tmp, "noise");
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, "README.md"), "# notes\n");
@@ -115,8 +115,9 @@ describe("detectRun", () => {
     const run = await detectRun([folder, join(tmp, "noise", "README.md"), join(tmp, "missing.csv")]);
     expect(run.skipped).toEqual([
       { source: join(tmp, "missing.csv"), reason: "no such file or folder", problem: true },
+      { source: `${folder}/README.md`, reason: "documentation, not an artifact", problem: false },
       { source: `${folder}/broken.json`, reason: "not valid JSON", problem: true },
-      { source: join(folder, "README.md"), reason: expect.stringContaining("not a format ml-diagnose reads"), problem: true },
+      { source: join(folder, "README.md"), reason: "documentation, not an artifact", problem: true },
     ]);
   });
 });

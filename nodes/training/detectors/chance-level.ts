@@ -53,7 +53,7 @@ export const chanceLevel: TrainingDetector = {
     rule: "TH-04",
     title: "Chance-level performance",
     threshold:
-      "every logged accuracy ends within max(0.03, min(3 SE, 0.1)) of 1/K (SE binomial from the evaluation size, else the noise of the last quarter) or the majority share, and the train loss (else val) ends no lower than 5 % below ln K; K from params, config (id2label), per-class metric names, or a first loss within 5 % of ln K (then an accuracy must agree); whatever came before (explosion, first drop)",
+      "every logged accuracy ends within max(0.03, min(3 SE, 0.1)) of 1/K (SE binomial from the evaluation size, else the larger of σ̂ and the standard deviation of the last quarter) or the majority share, and the train loss (else val) ends no lower than 5 % below ln K; K from params, config (id2label), per-class metric names, a first loss within 5 % of ln K (then an accuracy must agree), else — the first loss a blow-up — two readings of one K at the end: the final loss within 5 % of ln K and the final accuracy within that band of 1/K; whatever came before (explosion, first drop)",
     severities: ["high"],
     basis: "Karpathy's recipe (loss at init ln K, beat the chance baseline); DeepDiagnosis; AutoTrainer not-converge [K02][K03][P-DeepDiagnosis]",
   },

@@ -1,5 +1,6 @@
 import type { TrainingDetector } from "./detector.js";
 import { ampOverflow } from "./amp-overflow.js";
+import { boostingNoEarlyStopping, boostingOverfitting } from "./boosting-rounds.js";
 import { chanceLevel } from "./chance-level.js";
 import { divergence } from "./divergence.js";
 import { earlyStopOpportunity } from "./early-stop-opportunity.js";
@@ -43,6 +44,8 @@ export const TRAINING_DETECTORS: readonly TrainingDetector[] = [
   overfitting,
   generalizationGap,
   earlyStopOpportunity,
+  boostingOverfitting,
+  boostingNoEarlyStopping,
   underfitting,
   metricFrozen,
   trainValInversion,

@@ -5,7 +5,7 @@ import { curve, runExtent } from "../curves.js";
 import type { TrainingRun } from "../model.js";
 import { numClasses } from "../run-config.js";
 import { fmt, metricArtifact, round, type TrainingDetector } from "./detector.js";
-import { finalValue } from "./generalization-gap.js";
+import { finalValue } from "../final-value.js";
 
 /** Train accuracy within 5 pp of the majority-class rate is no better than guessing. */
 const MARGIN = 0.05;

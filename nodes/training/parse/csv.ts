@@ -1,4 +1,5 @@
-import { isAxisName } from "../names.js";
+import { isAxisName, STEP_NAMES } from "../names.js";
+import { metricColumnNames } from "./csv-layouts.js";
 import { detectDelimiter, readCsv } from "./csv-table.js";
 import { readMetricValue } from "./number.js";
 import type { SeriesBuilder } from "./series-builder.js";
@@ -34,10 +35,11 @@ function longRowReader(header: string[], out: SeriesBuilder): RowReader {
 
 function wideRowReader(header: string[], out: SeriesBuilder): RowReader {
   const lower = header.map((h) => h.toLowerCase());
-  const stepCol = lower.indexOf("step") >= 0 ? lower.indexOf("step") : lower.indexOf("global_step");
+  const stepCol = STEP_NAMES.map((n) => lower.indexOf(n)).find((j) => j >= 0) ?? -1;
   const epochCol = lower.indexOf("epoch");
   const stampCol = lower.findIndex((h) => h === "timestamp" || h === "wall_time");
-  const columns = header.flatMap((h, j) => (isAxisName(h) || h === "" ? [] : [{ j, cols: out.columns(h) }]));
+  const names = metricColumnNames(header);
+  const columns = header.flatMap((h, j) => (isAxisName(h) || h === "" ? [] : [{ j, cols: out.columns(names[j]!) }]));
   let index = 0;
   return (row) => {
     const i = index++;

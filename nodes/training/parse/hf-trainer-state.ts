@@ -3,7 +3,7 @@ import { readMetricValue } from "./number.js";
 import type { SeriesBuilder } from "./series-builder.js";
 
 /** Log-history keys that are bookkeeping or throughput, not metrics of the model. */
-const SKIP = /^(?:step|epoch|total_flos|num_input_tokens_seen|.*_runtime|.*_per_second)$/;
+export const TRAINER_BOOKKEEPING = /^(?:step|epoch|total_flos|num_input_tokens_seen|.*_runtime|.*_per_second)$/;
 
 /** What trainer_state.json says about the run besides its log history. */
 export interface TrainerStateMeta {
@@ -30,7 +30,7 @@ export function readTrainerState(state: Record<string, unknown>, out: SeriesBuil
     const step = axisValue(entry.step, i);
     const epoch = axisValue(entry.epoch, Number.NaN);
     for (const [key, v] of Object.entries(entry)) {
-      if (SKIP.test(key)) continue;
+      if (TRAINER_BOOKKEEPING.test(key)) continue;
       const value = readMetricValue(v);
       if (typeof value === "number") out.add(key, step, value, epoch);
     }

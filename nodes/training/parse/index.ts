@@ -4,9 +4,12 @@ import { isAxisName } from "../names.js";
 import { paramNumber } from "../params.js";
 import { readProgress } from "./progress.js";
 import { readMetricArrays } from "./arrays.js";
+import { type CatboostFile, isEvalsResult, readCatboostTsv, readEvalsResult } from "./boosting.js";
 import { csvCutTail, readCsvMetrics } from "./csv.js";
 import { readTrainerState, type TrainerStateMeta } from "./hf-trainer-state.js";
+import { readJsonLines } from "./jsonl.js";
 import { readMetricsValues } from "./legacy.js";
+import { readLogSeries } from "./log-series.js";
 import { logLines, summarizeLogs } from "./logs.js";
 import { stringifyParams } from "./stringify-params.js";
 import { columnTableRows, readLongRows, readWideRows } from "./rows.js";
@@ -37,6 +40,8 @@ export function parseTrainingArtifact(payload: Record<string, unknown>): Trainin
     readMetricsValues(payload.metrics_values as Record<string, unknown[]>, builder);
     read = { format: "legacy_metrics_values", records: builder.points };
   }
+  // Printed logs are the metrics when nothing else is: `python train.py > train.log`.
+  const fromLogs = read === null && lines.length > 0 ? readLogSeries(lines, builder) : null;
   const series = builder.finish();
   if (read && series.size === 0) throw new Error(`metrics (${read.format}): no numeric metric found`);
   if (!read && lines.length === 0) throw new Error("training_artifacts: no metrics (metrics or metrics_values) and no logs to analyze");
@@ -53,7 +58,9 @@ export function parseTrainingArtifact(payload: Record<string, unknown>): Trainin
     ...(read?.truncated ? { truncated: read.truncated } : {}),
   };
   meta.progress = readProgress(payload.metadata, meta.maxSteps, params);
-  return { format: read?.format ?? "logs_only", series, params, logs: summarizeLogs(lines), meta };
+  if (fromLogs) meta.logSeries = fromLogs;
+  const format = read?.format ?? (series.size > 0 ? "printed_log" : "logs_only");
+  return { format, series, params, logs: summarizeLogs(lines), meta };
 }
 
 /**
@@ -89,6 +96,7 @@ function readMetrics(metrics: unknown, builder: SeriesBuilder): ReadResult {
     const state = readTrainerState(metrics, builder);
     return { format: "hf_trainer_state", records: metrics.log_history.length, state };
   }
+  if (isEvalsResult(metrics)) return { format: "evals_result", records: readEvalsResult(metrics, builder) };
   const table = columnTableRows(metrics);
   if (table) {
     readWideRows(table, builder);
@@ -107,6 +115,14 @@ function readContent(format: string, metrics: Record<string, unknown>, builder: 
       const cut = csvCutTail(metrics.content);
       const records = readCsvMetrics(cut?.kept ?? metrics.content, builder);
       return { format, records, ...(cut ? { truncated: { file: null, recordsRead: records, bytesLeft: cut.bytesLeft, unit: "rows" as const } } : {}) };
+    }
+    case "jsonl": {
+      if (typeof metrics.content !== "string") throw new Error("metrics.content: expected the JSON-lines text");
+      return { format, records: readJsonLines(metrics.content, builder).rows };
+    }
+    case "catboost_tsv": {
+      if (!Array.isArray(metrics.files)) throw new Error("metrics.files: expected [{path, content}] of learn_error.tsv and test_error.tsv");
+      return { format, records: readCatboostTsv(metrics.files as CatboostFile[], builder) };
     }
     case "hf_trainer_state": {
       const content = typeof metrics.content === "string" ? parseTolerantJson(metrics.content) : metrics.content;

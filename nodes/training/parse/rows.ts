@@ -1,4 +1,4 @@
-import { isAxisName } from "../names.js";
+import { isAxisName, STEP_NAMES } from "../names.js";
 import { axisValue, metricValue } from "./arrays.js";
 import type { SeriesBuilder } from "./series-builder.js";
 import { isBookkeepingCell, longRowName } from "./shapes.js";
@@ -30,7 +30,8 @@ export function readWideRows(rows: readonly unknown[], out: SeriesBuilder): void
     if (r === null || typeof r !== "object") return;
     const row = r as Record<string, unknown>;
     const epoch = axisValue(row.epoch, Number.NaN);
-    axes[i] = { step: axisValue(row.step, Number.isNaN(epoch) ? i : epoch), epoch, stamp: axisValue(row.timestamp, Number.NaN) };
+    const stepKey = STEP_NAMES.find((k) => k in row) ?? "step";
+    axes[i] = { step: axisValue(row[stepKey], Number.isNaN(epoch) ? i : epoch), epoch, stamp: axisValue(row.timestamp, Number.NaN) };
     for (const [key, v] of Object.entries(row)) {
       if (isAxisName(key) || isBookkeepingCell(key, v)) continue;
       const value = metricValue(v, () => `metrics[${i}].${key}`);

@@ -160,11 +160,15 @@ export class SeriesBuilder {
     this.columns(raw).push(step, value, epoch, stamp);
   }
 
-  /** The columns for a raw name, so hot loops resolve the name once; `expected` points reserves room for them. */
-  columns(raw: string, expected = 0): Pick<PointColumns, "push" | "pushIndexed" | "pushColumn"> {
+  /**
+   * The columns for a raw name, so hot loops resolve the name once; `expected` points reserves room for them.
+   * `readAs` is the name to normalize instead of `raw` when the file's context says more than the name (a
+   * boosting run's eval-set order); the raw name stays the series' source.
+   */
+  columns(raw: string, expected = 0, readAs = raw): Pick<PointColumns, "push" | "pushIndexed" | "pushColumn"> {
     let cols = this.byRaw.get(raw);
     if (!cols) {
-      const name = normalizeMetricName(raw);
+      const name = normalizeMetricName(readAs);
       cols = this.byName.get(name.name);
       if (!cols) this.byName.set(name.name, (cols = new PointColumns(name, this.budget)));
       cols.sources.add(raw);

@@ -1,7 +1,7 @@
 import { readMetricValue } from "./number.js";
 
 /** `metrics.format` values whose data comes as text or bytes inside the artifact. */
-export const CONTENT_FORMATS = ["csv", "lightning_csv", "keras_csv", "hf_trainer_state", "tfevents"] as const;
+export const CONTENT_FORMATS = ["csv", "lightning_csv", "keras_csv", "hf_trainer_state", "tfevents", "jsonl", "catboost_tsv"] as const;
 
 const NAME_KEYS = ["key", "metric", "name", "tag"] as const;
 

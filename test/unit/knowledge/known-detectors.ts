@@ -28,6 +28,8 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "training.suspicious_perfection": "Suspiciously perfect validation score. Validation accuracy 0.995 after the first epoch.",
   "training.lr_schedule": "Learning-rate schedule issue. The logged learning rate is constant although a cosine scheduler is configured; warmup covers 15% of steps.",
   "training.amp_overflow": "Mixed-precision overflow. The fp16 loss scale halved repeatedly to 1 and 7% of steps were skipped.",
+  "training.boosting_overfitting": "Validation loss rises with the boosting rounds. valid-binary_logloss was best at round 12 (0.41) and rose to 0.58 by round 150 with no early_stopping_rounds; train-binary_logloss fell to 0.02.",
+  "training.boosting_no_early_stopping": "Boosting ran long past its best round without early stopping. The validation logloss was best at round 80 of 300 and no early_stopping_rounds was set.",
   "training.eval_coverage": "Too few validation points. Only 3 validation evaluations were logged for 60 epochs.",
   "training.truncated_log": "The metrics log is cut off. The TensorBoard event file ends partway through a record: 271 complete records were read, 5120 bytes after them belong to one cut off.",
   "training.seed_variance": "Improvement within seed noise. A single seed was run and the claimed improvement is smaller than twice the seed standard deviation.",

@@ -67,6 +67,62 @@ describe("training.chance_level", () => {
   });
 });
 
+describe("chance level read from where the run ended, with no class count stated", () => {
+  // A first-epoch blow-up (no K from the initial loss), then the loss at ln 4 and accuracy at 1/4.
+  const blownUp = (final: number, n = 30) => series(n, (i) => (i === 0 ? 35 : i === 1 ? 3 : final + 0.005 * rng.normal()));
+  const accAt = (p: number, n = 30) => series(n, (i) => (i < 2 ? 0.35 : p + 0.005 * rng.normal()));
+
+  it("reads K = 4 from a final loss within 5 % of ln 4 and an accuracy at 1/4 (two readings of one K)", () => {
+    const run = trainingRun({ train_loss: blownUp(LN4 * 1.04), val_loss: blownUp(LN4), val_acc: accAt(0.25) });
+    expect(classCount(run)).toEqual({ k: 4, source: "final loss and accuracy" });
+    const [f] = chanceLevel.detect(run);
+    expect(f).toMatchObject({ id: "training.chance_level", severity: "high" });
+    expect(plateau.detect(run)).toEqual([]);
+  });
+
+  it("reads no K when the loss ends 6 % off ln K, or the accuracy does not agree", () => {
+    expect(classCount(trainingRun({ train_loss: blownUp(LN4 * 1.06), val_acc: accAt(0.25) }))).toBeNull();
+    // ln 4 but accuracy at 1/3: the two readings disagree.
+    expect(classCount(trainingRun({ train_loss: blownUp(LN4), val_acc: accAt(1 / 3) }))).toBeNull();
+  });
+
+  it("is silent on a run a little above chance (accuracy 0.25 + 0.04 with quiet noise)", () => {
+    const run = trainingRun({ train_loss: blownUp(LN4 * 0.99), val_acc: accAt(0.29) });
+    expect(findChanceLevel(run)).toBeNull();
+    expect(chanceLevel.detect(trainingRun({ train_loss: blownUp(LN4 * 0.99), val_acc: accAt(0.275) }))).toHaveLength(1);
+  });
+
+  it("judges the end's K when a first loss near ln 6 (an epoch's end, not the initialization) is not confirmed", () => {
+    const LN5 = Math.log(5);
+    const loss = series(28, (i) => (i === 0 ? Math.log(6) * 1.01 : LN5 * 1.03 + 0.005 * rng.normal()));
+    const run = trainingRun({ train_loss: loss, val_acc: series(28, () => 0.2 + 0.003 * rng.normal()) });
+    expect(classCount(run)).toMatchObject({ k: 6, source: "initial loss" });
+    expect(findChanceLevel(run)?.classes).toEqual({ k: 5, source: "final loss and accuracy" });
+    // No second K agreeing at the end: nothing is claimed.
+    expect(findChanceLevel(trainingRun({ train_loss: loss, val_acc: series(28, () => 0.3 + 0.003 * rng.normal()) }))).toBeNull();
+  });
+
+  it("is silent on a noisy healthy run whose loss passes ln K on its way down", () => {
+    const run = trainingRun({ train_loss: series(40, (i) => 3 * Math.exp(-i / 8) + 0.3 + 0.05 * rng.normal()), val_acc: series(40, (i) => 0.85 - 0.6 * Math.exp(-i / 6) + 0.02 * rng.normal()) });
+    expect(findChanceLevel(run)).toBeNull();
+  });
+});
+
+describe("training.divergence: a loss far above ln K is worse than predicting the prior", () => {
+  const ending = (final: number) => series(30, (i) => (i < 3 ? 40 / (i + 1) : final + 0.01 * rng.normal()));
+
+  it("is high when the loss ends above 1.5 ln K with K stated, silent just below", () => {
+    const [f] = divergence.detect(trainingRun({ loss: ending(1.55 * LN4) }, { params: { num_classes: 4 } }));
+    expect(f).toMatchObject({ id: "training.divergence", severity: "high" });
+    expect(f!.title).toMatch(/worse than predicting the class prior/);
+    expect(divergence.detect(trainingRun({ loss: ending(1.45 * LN4) }, { params: { num_classes: 4 } }))).toEqual([]);
+  });
+
+  it("needs K: a high loss of a regression run (no class count) is not judged against ln K", () => {
+    expect(divergence.detect(trainingRun({ loss: ending(1.55 * LN4) }))).toEqual([]);
+  });
+});
+
 describe("learning rate and gradients read as the frameworks log them", () => {
   it("takes the optimizer from Lightning's LearningRateMonitor name (lr-Adam) to judge the learning rate", () => {
     const run = trainingRun({ loss: series(30, (i) => 1.4 - 0.01 * i), "lr-Adam": series(30, () => 0.3) });

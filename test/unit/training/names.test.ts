@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { directionOf } from "../../../nodes/training/metric-quantities.js";
 import { baseName, isAxisName, normalizeMetricName } from "../../../nodes/training/names.js";
 
 describe("normalizeMetricName", () => {
@@ -60,5 +61,54 @@ describe("normalizeMetricName", () => {
     expect(isAxisName("Step")).toBe(true);
     expect(isAxisName("timestamp")).toBe(true);
     expect(isAxisName("loss")).toBe(false);
+  });
+});
+
+describe("normalizeMetricName: the ecosystem's separators and prefixes", () => {
+  it.each([
+    // XGBoost / LightGBM / CatBoost, as evals_result() and MLflow autolog name them
+    ["validation_0-logloss", "val/loss", "loss"],
+    ["valid_0-binary_logloss", "val/loss", "loss"],
+    ["valid-binary_logloss", "val/loss", "loss"],
+    ["train-rmse", "train/rmse", "rmse"],
+    ["eval-auc", "val/auc", "auc"],
+    ["validation_1-error", "val_1/error", "error"],
+    ["validation_0-mlogloss", "val/loss", "loss"],
+    ["training-multi_logloss", "train/loss", "loss"],
+    ["valid_1-l2", "val_1/mse", "mse"],
+    ["learn-Logloss", "train/loss", "loss"],
+    ["validation-MultiClass", "val/loss", "loss"],
+    ["test-error", "test/error", "error"],
+    ["valid.l1", "val/mae", "mae"],
+    // Ultralytics results.csv
+    ["train/box_loss", "train/loss", "loss"],
+    ["val/cls_loss", "val/cls_loss", "cls_loss"],
+    ["metrics/mAP50(B)", "val/map50", "map50"],
+    ["metrics/mAP50-95(B)", "val/map50_95", "map50_95"],
+    ["metrics/precision(B)", "val/precision", "precision"],
+    ["lr/pg0", "lr", "lr"],
+    // timm summary.csv, fastai history.csv
+    ["eval_top1", "val/top1", "top1"],
+    ["eval_top5", "val/top5", "top5"],
+    ["valid_loss", "val/loss", "loss"],
+    ["error_rate", "train/error", "error"],
+    ["cross_entropy", "train/loss", "loss"],
+  ])("%s → %s", (raw, name, quantity) => {
+    expect(normalizeMetricName(raw)).toMatchObject({ name, quantity });
+  });
+
+  it("keeps a metrics/ prefix without Ultralytics' task tag as a name of its own, not a validation metric", () => {
+    expect(normalizeMetricName("metrics/accuracy").split).toBe("none");
+  });
+
+  it("says which way each quantity is better", () => {
+    expect(directionOf("loss")).toBe("lower");
+    expect(directionOf("error")).toBe("lower");
+    expect(directionOf("rmse")).toBe("lower");
+    expect(directionOf("dfl_loss")).toBe("lower");
+    expect(directionOf("auc")).toBe("higher");
+    expect(directionOf("map50_95")).toBe("higher");
+    expect(directionOf("lr")).toBeNull();
+    expect(directionOf("throughput")).toBeNull();
   });
 });

@@ -1,0 +1,39 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseTrainingArtifact } from "../../../nodes/training/parse/index.js";
+
+/** JSON lines and the CSV layouts of Ultralytics, timm and fastai, as the libraries wrote them (test/fixtures/real/textlogs). */
+
+const T = "test/fixtures/real/textlogs";
+const read = (path: string) => readFileSync(`${T}/${path}`, "utf8");
+const jsonl = (path: string) => parseTrainingArtifact({ metrics: { format: "jsonl", content: read(path) } });
+const csv = (path: string) => parseTrainingArtifact({ metrics: { format: "csv", content: read(path) } });
+
+describe("JSON lines", () => {
+  it("reads a custom loop's metrics.jsonl as wide rows, step as the x axis and the epoch kept", () => {
+    const run = jsonl("jsonl/healthy.metrics.jsonl");
+    expect(run.format).toBe("jsonl");
+    expect([...run.series.keys()]).toEqual(["lr", "train/loss", "val/accuracy", "val/loss"]);
+    const val = run.series.get("val/loss")!;
+    expect([...val.steps]).toEqual([12, 24, 36, 48, 60, 72, 84, 96]);
+    expect([...val.epochs!]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it("keeps the bare NaN json.dumps writes once a run diverged", () => {
+    const run = jsonl("jsonl/diverges.log.jsonl");
+    const loss = [...run.series.get("train/loss")!.values];
+    expect(loss.some(Number.isNaN)).toBe(true);
+    expect(Number.isNaN(loss.at(-1)!)).toBe(true);
+  });
+
+  it("skips a half-written last line instead of failing the whole log", () => {
+    const text = read("jsonl/healthy.metrics.jsonl");
+    const cut = text.slice(0, text.trimEnd().lastIndexOf("\n") + 20);
+    const run = parseTrainingArtifact({ metrics: { format: "jsonl", content: cut } });
+    expect(run.series.get("val/loss")!.values.length).toBe(7);
+  });
+
+  it("refuses JSON lines without a single metric", () => {
+    expect(() => parseTrainingArtifact({ metrics: { format: "jsonl", content: '{"event": "start"}\n' } })).toThrow(/no numeric metric/);
+  });
+});
