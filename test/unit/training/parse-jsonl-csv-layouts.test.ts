@@ -37,3 +37,12 @@ describe("JSON lines", () => {
     expect(() => parseTrainingArtifact({ metrics: { format: "jsonl", content: '{"event": "start"}\n' } })).toThrow(/no numeric metric/);
   });
 });
+
+describe("CSV layouts", () => {
+  it("timm's summary.csv: eval_ columns are the validation split, top-1 kept apart from accuracy (a percentage)", () => {
+    const run = csv("csv/timm/summary.csv");
+    expect([...run.series.keys()]).toEqual(["lr", "train/loss", "val/loss", "val/top1", "val/top5"]);
+    expect([...run.series.get("val/loss")!.steps]).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(Math.max(...run.series.get("val/top1")!.values)).toBeGreaterThan(1);
+  });
+});
