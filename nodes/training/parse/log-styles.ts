@@ -117,6 +117,9 @@ const progressBar: Style = {
   },
 };
 
+/** What mmcv/mmengine print beside the metrics: timings and memory, not measures of the model. */
+const MMCV_BOOKKEEPING = /^(?:eta|time|data_time|memory)$/;
+
 /** mmcv `Epoch [3][50/200]  lr: 1.0e-02, … loss: 0.8`; mmengine `Epoch(train) [3][50/200]  lr: … loss: …`, `Epoch(val) [3][5/5] …`. */
 const mmcv: Style = {
   name: "mmcv",
@@ -128,7 +131,9 @@ const mmcv: Style = {
     const iter = m[3] === undefined ? undefined : Number(m[3]);
     const rest = line.slice(m.index + m[0].length);
     // mmengine's val lines name the val metric without the split (accuracy/top1): the line's mode says it.
-    const pairs = pairsOf(rest).map(([k, v]): [string, number] => [mode === "train" || /^(val|test)[_/]/.test(k) ? k : `${mode}_${k}`, v]);
+    const pairs = pairsOf(rest)
+      .filter(([k]) => !MMCV_BOOKKEEPING.test(k))
+      .map(([k, v]): [string, number] => [mode === "train" || /^(val|test)[_/]/.test(k) ? k : `${mode}_${k}`, v]);
     const step = mode === "train" && iter !== undefined ? (epoch - 1) * Number(m[4]) + iter : undefined;
     return { style: "mmcv", pairs, epoch, step };
   },

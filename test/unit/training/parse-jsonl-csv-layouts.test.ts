@@ -46,3 +46,11 @@ describe("CSV layouts", () => {
     expect(Math.max(...run.series.get("val/top1")!.values)).toBeGreaterThan(1);
   });
 });
+
+describe("fastai's CSVLogger", () => {
+  it("reads its bare metrics as the validation metrics they are, `time` (mm:ss) as no metric", () => {
+    const run = csv("csv/fastai/history.csv");
+    expect([...run.series.keys()]).toEqual(["train/loss", "val/accuracy", "val/error", "val/loss"]);
+    expect(run.series.get("val/error")!.sources).toEqual(["valid_error_rate"]);
+  });
+});

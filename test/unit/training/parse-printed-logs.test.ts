@@ -84,3 +84,21 @@ describe("printed logs of Hugging Face, Lightning and custom loops", () => {
     expect(trainingAnalyzer.describe(printed("lightning-bar.log"))[0]).toMatch(/metric series read from 8 of them, printed in the progress_bar style: 3 series/);
   });
 });
+
+describe("printed mmengine logs and a diverging custom loop", () => {
+  it("mmengine: train lines at (epoch − 1)·n + i, val lines named by their mode, timings left out", () => {
+    const run = printed("mmengine.log");
+    expect([...run.series.keys()]).toEqual(["lr", "train/loss", "val/top1"]);
+    const loss = run.series.get("train/loss")!;
+    expect([...loss.steps.slice(0, 4)]).toEqual([5, 10, 15, 21]);
+    expect(run.series.get("val/top1")!.steps[0]).toBe(15);
+  });
+
+  it("a loop at lr 40: the printed loss goes to nan as its JSON lines do", () => {
+    const fromLog = printed("custom-loop-diverges.log").series.get("val/loss")!;
+    const fromJsonl = parseTrainingArtifact({ metrics: { format: "jsonl", content: read("jsonl/diverges.log.jsonl") } }).series.get("val/loss")!;
+    expect([...fromLog.steps]).toEqual([...fromJsonl.steps]);
+    expect(Number.isNaN(fromLog.values.at(-1)!)).toBe(true);
+    expect(fromLog.values.findIndex(Number.isNaN)).toBe(fromJsonl.values.findIndex(Number.isNaN));
+  });
+});
