@@ -54,3 +54,14 @@ describe("fastai's CSVLogger", () => {
     expect(run.series.get("val/error")!.sources).toEqual(["valid_error_rate"]);
   });
 });
+
+describe("Ultralytics' results.csv", () => {
+  it("box_loss as each split's loss, the other loss terms apart, metrics/…(B) as validation metrics, lr/pg* as the lr", () => {
+    const run = csv("csv/ultralytics/results.csv");
+    expect([...run.series.keys()]).toEqual([
+      "lr", "train/cls_loss", "train/dfl_loss", "train/loss", "val/cls_loss", "val/dfl_loss", "val/loss", "val/map50", "val/map50_95", "val/precision", "val/recall",
+    ]);
+    expect(run.series.get("train/loss")!.sources).toEqual(["train/box_loss"]);
+    expect([...run.series.get("val/map50_95")!.steps]).toEqual([1, 2, 3]);
+  });
+});

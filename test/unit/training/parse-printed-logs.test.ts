@@ -102,3 +102,19 @@ describe("printed mmengine logs and a diverging custom loop", () => {
     expect(fromLog.values.findIndex(Number.isNaN)).toBe(fromJsonl.values.findIndex(Number.isNaN));
   });
 });
+
+describe("console tables: fastai and Ultralytics", () => {
+  it("fastai's progress table reads as its CSVLogger file", () => {
+    const run = printed("fastai-history.log");
+    const file = parseTrainingArtifact({ metrics: { format: "csv", content: read("csv/fastai/history.csv") } });
+    expect([...run.series.keys()]).toEqual([...file.series.keys()]);
+    for (const name of run.series.keys()) values(run, name).forEach((v, i) => expect(v).toBeCloseTo(values(file, name)[i]!, 5));
+  });
+
+  it("Ultralytics' console: the train row of each epoch and its `all` validation row, as results.csv has them", () => {
+    const run = printed("ultralytics.log");
+    const file = parseTrainingArtifact({ metrics: { format: "csv", content: read("csv/ultralytics/results.csv") } });
+    for (const name of ["train/loss", "train/cls_loss", "train/dfl_loss"]) values(run, name).forEach((v, i) => expect(v).toBeCloseTo(values(file, name)[i]!, 3));
+    expect([...run.series.get("val/map50_95")!.steps]).toEqual([1, 2, 3]);
+  });
+});
