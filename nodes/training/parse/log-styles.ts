@@ -112,6 +112,7 @@ const trainerDict: Style = {
 const progressBar: Style = {
   name: "progress_bar",
   read(line) {
+    if (!line.includes("%|")) return null;
     const m = /^(.*?):?\s*\d+%\|[^|]*\|\s*\d+\/\d+\s*\[([^\]]*)\]/.exec(line);
     if (!m) return null;
     const label = m[1]!.trim();
@@ -127,6 +128,7 @@ const MMCV_BOOKKEEPING = /^(?:eta|time|data_time|memory)$/;
 const mmcv: Style = {
   name: "mmcv",
   read(line) {
+    if (!line.includes("][") && !/(?:Epoch|Iter)(?:\(\w+\))?\s*\[\d+\]/.test(line)) return null;
     const m = /\b(?:Epoch|Iter)(?:\((train|val|test)\))?\s*\[(\d+)\](?:\s*\[\s*(\d+)\/(\d+)\])?/.exec(line);
     if (!m) return null;
     const mode = m[1] ?? "train";
@@ -219,8 +221,9 @@ const columnTable: Style = {
       return "state";
     }
     const columns = state.tableColumns;
+    if (!columns) return null;
     const cells = line.trim().split(/\s+/);
-    if (!columns || cells.length !== columns.length || !/^\d+$/.test(cells[0]!)) return null;
+    if (cells.length !== columns.length || !/^\d+$/.test(cells[0]!)) return null;
     const pairs = columns.flatMap((c, j): Array<[string, number]> => {
       const v = j === 0 ? undefined : readMetricValue(cells[j]);
       return typeof v === "number" ? [[c, v]] : [];
