@@ -34,10 +34,13 @@ function isJsonLines(text: string): boolean {
   );
 }
 
-/** Whether printed training output is in the text: a line style nodes/training/parse/log-styles.ts reads. */
+/**
+ * Whether printed training output is in the text: two lines or more in a style nodes/training/parse/log-styles.ts
+ * reads (one `lr: 0.001` in a config saved as .txt is no training log).
+ */
 export function hasLogSeries(text: string): boolean {
   const head = text.split("\n", SNIFF_LINES);
-  return readLogSeries(head, new SeriesBuilder()).records > 0;
+  return readLogSeries(head, new SeriesBuilder()).records >= 2;
 }
 
 /**

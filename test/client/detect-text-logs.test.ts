@@ -1,4 +1,4 @@
-import { copyFile, cp, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { copyFile, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -55,5 +55,16 @@ describe("detectRun on text logs", () => {
     await mkdir(dir);
     await copyFile(`${T}/jsonl/healthy.metrics.jsonl`, join(dir, "metrics.txt"));
     expect((await detectRun([dir])).metrics).toMatchObject({ format: "jsonl" });
+  });
+});
+
+describe("what is not a training log", () => {
+  it("a text file with one metric-like pair (a config saved as .txt) is listed as not sent", async () => {
+    const dir = join(tmp, "notes");
+    await mkdir(dir);
+    await writeFile(join(dir, "notes.md"), "We tried lr: 0.001 first.\n");
+    const run = await detectRun([dir]);
+    expect(run.logs).toEqual([]);
+    expect(run.skipped).toEqual([{ source: `${dir}/notes.md`, reason: expect.stringContaining("not a format ml-diagnose reads"), problem: false }]);
   });
 });

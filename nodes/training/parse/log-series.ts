@@ -34,11 +34,20 @@ export function screenSegments(line: string): string[] {
 /** The end of a tqdm bar (`| 4/12 [00:02<00:05, 1.44it/s, loss=1.2]`) with text glued on: a print to stdout between redraws on stderr. */
 const BAR_END = /(\|\s*\d+\/\d+\s*\[[^\]]*\])(?=\S)/g;
 
-/** Whether a name read from a log is worth a series: a measure of the model or the optimizer, not `v_num` or `eta`. */
-function isMetricName(raw: string): boolean {
-  if (isAxisName(raw)) return false;
-  const name = normalizeMetricName(raw);
-  return name.split !== "none" || name.quantity === "lr" || name.quantity === "grad_norm" || directionOf(name.quantity) !== null;
+/**
+ * The series name a name read from a log goes into, or null when it is worth none: a measure of the model or
+ * the optimizer has one, `v_num` or `eta` not. Memoized per log: a long log repeats a handful of names.
+ */
+function seriesNames(): (raw: string) => string | null {
+  const known = new Map<string, string | null>();
+  return (raw) => {
+    let out = known.get(raw);
+    if (out !== undefined) return out;
+    const name = normalizeMetricName(raw);
+    const metric = !isAxisName(raw) && (name.split !== "none" || name.quantity === "lr" || name.quantity === "grad_norm" || directionOf(name.quantity) !== null);
+    known.set(raw, (out = metric ? name.name : null));
+    return out;
+  };
 }
 
 /**
@@ -53,6 +62,7 @@ export function readLogSeries(lines: readonly string[], out: SeriesBuilder): Log
   const state: StyleState = {};
   const styles = new Set<string>();
   let records = 0;
+  const seriesName = seriesNames();
   const points = new Map<string, Map<number, { raw: string; readAs: string | undefined; value: number; epoch: number }>>();
   /** The last redraw of each progress bar, kept until the bar moves to another epoch. */
   const bars = new Map<string, LineRecord & { x: number }>();
@@ -60,16 +70,18 @@ export function readLogSeries(lines: readonly string[], out: SeriesBuilder): Log
   let lastStep: number | undefined;
   let read = 0;
   const emit = (r: LineRecord & { x: number }) => {
-    const pairs = r.pairs.filter(([name, , readAs]) => isMetricName(readAs ?? name));
-    if (pairs.length === 0) return;
-    for (const [raw, value, readAs] of pairs) {
-      const name = normalizeMetricName(readAs ?? raw).name;
+    let any = false;
+    for (const [raw, value, readAs] of r.pairs) {
+      const name = seriesName(readAs ?? raw);
+      if (name === null) continue;
+      any = true;
       let at = points.get(name);
       if (!at) points.set(name, (at = new Map()));
       // One value per step: a loop that prints a step's loss and shows it in its bar too, or an epoch's last batch
       // loss beside the epoch summary, says one thing twice. The last said is kept.
       at.set(r.x, { raw, readAs, value, epoch: r.epoch ?? Number.NaN });
     }
+    if (!any) return;
     styles.add(r.style);
     records++;
   };

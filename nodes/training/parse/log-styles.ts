@@ -1,6 +1,7 @@
 import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
 import { isRecord } from "../../../artifacts/json-values.js";
 import { evalSetNames } from "./boosting.js";
+import { metricColumnNames } from "./csv-layouts.js";
 import { TRAINER_BOOKKEEPING } from "./hf-trainer-state.js";
 import { readMetricValue } from "./number.js";
 
@@ -29,6 +30,8 @@ export interface StyleState {
   /** Ultralytics' train table columns (`Epoch GPU_mem box_loss cls_loss …`) and whether its val header came. */
   ultralyticsColumns?: string[];
   ultralyticsVal?: boolean;
+  /** A console table's column names (fastai's `epoch train_loss valid_loss accuracy time`). */
+  tableColumns?: string[];
 }
 
 interface Style {
@@ -109,6 +112,7 @@ const trainerDict: Style = {
 const progressBar: Style = {
   name: "progress_bar",
   read(line) {
+    if (!line.includes("%|")) return null;
     const m = /^(.*?):?\s*\d+%\|[^|]*\|\s*\d+\/\d+\s*\[([^\]]*)\]/.exec(line);
     if (!m) return null;
     const label = m[1]!.trim();
@@ -117,10 +121,14 @@ const progressBar: Style = {
   },
 };
 
+/** What mmcv/mmengine print beside the metrics: timings and memory, not measures of the model. */
+const MMCV_BOOKKEEPING = /^(?:eta|time|data_time|memory)$/;
+
 /** mmcv `Epoch [3][50/200]  lr: 1.0e-02, … loss: 0.8`; mmengine `Epoch(train) [3][50/200]  lr: … loss: …`, `Epoch(val) [3][5/5] …`. */
 const mmcv: Style = {
   name: "mmcv",
   read(line) {
+    if (!line.includes("][") && !/(?:Epoch|Iter)(?:\(\w+\))?\s*\[\d+\]/.test(line)) return null;
     const m = /\b(?:Epoch|Iter)(?:\((train|val|test)\))?\s*\[(\d+)\](?:\s*\[\s*(\d+)\/(\d+)\])?/.exec(line);
     if (!m) return null;
     const mode = m[1] ?? "train";
@@ -128,7 +136,9 @@ const mmcv: Style = {
     const iter = m[3] === undefined ? undefined : Number(m[3]);
     const rest = line.slice(m.index + m[0].length);
     // mmengine's val lines name the val metric without the split (accuracy/top1): the line's mode says it.
-    const pairs = pairsOf(rest).map(([k, v]): [string, number] => [mode === "train" || /^(val|test)[_/]/.test(k) ? k : `${mode}_${k}`, v]);
+    const pairs = pairsOf(rest)
+      .filter(([k]) => !MMCV_BOOKKEEPING.test(k))
+      .map(([k, v]): [string, number] => [mode === "train" || /^(val|test)[_/]/.test(k) ? k : `${mode}_${k}`, v]);
     const step = mode === "train" && iter !== undefined ? (epoch - 1) * Number(m[4]) + iter : undefined;
     return { style: "mmcv", pairs, epoch, step };
   },
@@ -198,6 +208,30 @@ const boostingRound: Style = {
   },
 };
 
+/**
+ * A console table of one row per epoch under a header of names, as fastai's progress callback prints it
+ * (`epoch     train_loss  valid_loss  accuracy  error_rate  time`, then `0  0.960486  0.818602  0.726562 …`):
+ * read as its CSVLogger file would be (csv-layouts.ts).
+ */
+const columnTable: Style = {
+  name: "table",
+  read(line, state) {
+    if (/^\s*epoch(?:\s+[A-Za-z_][\w/.()-]*){2,}\s*$/.test(line)) {
+      state.tableColumns = metricColumnNames(line.trim().split(/\s+/));
+      return "state";
+    }
+    const columns = state.tableColumns;
+    if (!columns) return null;
+    const cells = line.trim().split(/\s+/);
+    if (cells.length !== columns.length || !/^\d+$/.test(cells[0]!)) return null;
+    const pairs = columns.flatMap((c, j): Array<[string, number]> => {
+      const v = j === 0 ? undefined : readMetricValue(cells[j]);
+      return typeof v === "number" ? [[c, v]] : [];
+    });
+    return pairs.length > 0 ? { style: "table", pairs, epoch: Number(cells[0]) } : null;
+  },
+};
+
 /** Custom prints: `epoch 3 step 120 loss=0.41 acc=0.83`, `Epoch [3/10] | train_loss: 0.41 | val_loss: 0.5`. */
 const keyValue: Style = {
   name: "key_value",
@@ -210,7 +244,7 @@ const keyValue: Style = {
 };
 
 /** In order: the first style that knows a line reads it. */
-export const LINE_STYLES: readonly Style[] = [kerasEpochHeader, kerasMetrics, trainerDict, boostingRound, ultralytics, progressBar, mmcv, keyValue];
+export const LINE_STYLES: readonly Style[] = [kerasEpochHeader, kerasMetrics, trainerDict, boostingRound, ultralytics, columnTable, progressBar, mmcv, keyValue];
 
 /** Lines that are never metrics, whatever numbers they hold: warnings, tracebacks, errors. */
 export const NOISE = /^\s*(?:Traceback \(most recent call last\)|File "|During handling of|\S*(?:Warning|Error|Exception)\b:?|warnings\.warn|\^+\s*$)|\b\w*Warning: /;

@@ -37,3 +37,31 @@ describe("JSON lines", () => {
     expect(() => parseTrainingArtifact({ metrics: { format: "jsonl", content: '{"event": "start"}\n' } })).toThrow(/no numeric metric/);
   });
 });
+
+describe("CSV layouts", () => {
+  it("timm's summary.csv: eval_ columns are the validation split, top-1 kept apart from accuracy (a percentage)", () => {
+    const run = csv("csv/timm/summary.csv");
+    expect([...run.series.keys()]).toEqual(["lr", "train/loss", "val/loss", "val/top1", "val/top5"]);
+    expect([...run.series.get("val/loss")!.steps]).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(Math.max(...run.series.get("val/top1")!.values)).toBeGreaterThan(1);
+  });
+});
+
+describe("fastai's CSVLogger", () => {
+  it("reads its bare metrics as the validation metrics they are, `time` (mm:ss) as no metric", () => {
+    const run = csv("csv/fastai/history.csv");
+    expect([...run.series.keys()]).toEqual(["train/loss", "val/accuracy", "val/error", "val/loss"]);
+    expect(run.series.get("val/error")!.sources).toEqual(["valid_error_rate"]);
+  });
+});
+
+describe("Ultralytics' results.csv", () => {
+  it("box_loss as each split's loss, the other loss terms apart, metrics/…(B) as validation metrics, lr/pg* as the lr", () => {
+    const run = csv("csv/ultralytics/results.csv");
+    expect([...run.series.keys()]).toEqual([
+      "lr", "train/cls_loss", "train/dfl_loss", "train/loss", "val/cls_loss", "val/dfl_loss", "val/loss", "val/map50", "val/map50_95", "val/precision", "val/recall",
+    ]);
+    expect(run.series.get("train/loss")!.sources).toEqual(["train/box_loss"]);
+    expect([...run.series.get("val/map50_95")!.steps]).toEqual([1, 2, 3]);
+  });
+});
