@@ -23,8 +23,9 @@ export type Classified =
 
 /** JSON, YAML, CSV and log files larger than this are not read (the service's body limit is 64 MiB by default). */
 const MAX_TEXT_BYTES = 256 << 20;
-/** Extensions a weights file may carry; other zip and compressed files are archives, not checkpoints. */
-const WEIGHTS_NAME = /\.(safetensors|pt|pth|ckpt|bin|pkl|pickle|joblib|npz|npy|gguf)$/i;
+/** Extensions a weights file may carry; other zip and compressed files are archives, not checkpoints (a Keras
+ * `.keras` file is a zip: its config.json, read by the scan, tells it from other archives). */
+const WEIGHTS_NAME = /\.(safetensors|pt|pth|ckpt|bin|pkl|pickle|joblib|npz|npy|gguf|keras)$/i;
 /** A metric column: what a metrics log has and a data table rarely does. */
 const METRIC_COLUMN = /loss|acc|auc|f1|precision|recall|error|lr|learning_rate|perplexity|mse|mae/i;
 const AXIS_COLUMN = /^(epoch|step|global_step|iteration|iter)$/i;

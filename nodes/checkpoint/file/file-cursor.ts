@@ -17,7 +17,7 @@ const FIRST_WINDOW = 1 << 20;
  * as the header goes on (GGUF keeps a tokenizer's whole vocabulary in its header), bounded by `maxBytes`.
  */
 export class FileCursor {
-  private buf = new Uint8Array(0);
+  private buf: Uint8Array = new Uint8Array(0);
   private view = new DataView(this.buf.buffer);
   pos = 0;
 

@@ -131,6 +131,7 @@ export async function scanCheckpointFolder(folder: string, files: readonly Folde
     // A folder holding one training-state file is that file.
     merged.format = scans[0]!.scan.format;
     merged.trainingState = scans[0]!.scan.trainingState;
+    merged.fileMetadata = scans[0]!.scan.fileMetadata;
   }
   if (index) merged.issues.push(...checkShardIndex(index.file.relative, index.json, files, merged));
   return merged;

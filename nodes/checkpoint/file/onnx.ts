@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import { realpath } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { type ExternalRoot, readOnnxTensor } from "./onnx-tensor.js";
 import { fileSource, type ProtoSource, textField } from "./proto-source.js";
 import { messageFields, ProtoError, type WireField } from "./proto-wire.js";
@@ -104,7 +104,7 @@ async function localFunction(src: ProtoSource, f: WireField): Promise<string> {
  */
 export async function readOnnx(fh: FileHandle, fileSize: number, path: string): Promise<FormatContents> {
   const out: FormatContents = { tensors: [], issues: [], metadata: {}, loadCode: [] };
-  const dir = dirname(path);
+  const dir = resolve(dirname(path));
   const w: Walk = { src: fileSource(fh), root: { dir, realDir: await realpath(dir) }, out, ops: new Map() };
   const opsets: string[] = [];
   const functions = new Set<string>();
