@@ -62,6 +62,16 @@ const FIXTURES = [
   "folders/hf-trainer",
   "folders/hf-nonfinite-optimizer",
   "folders/lightning",
+  "modelfiles/keras/lambda.keras",
+  "modelfiles/keras/legacy-nan.h5",
+  "modelfiles/keras/legacy-lambda.h5",
+  "modelfiles/onnx/nan-initializer.onnx",
+  "modelfiles/onnx/custom-domain.onnx",
+  "modelfiles/onnx/external/model.onnx",
+  "modelfiles/onnx/truncated.onnx",
+  "modelfiles/gguf/nan.gguf",
+  "modelfiles/gguf/truncated.gguf",
+  "modelfiles/savedmodel/readfile/saved_model.pb",
 ];
 
 describe("client statistics vs the service's own scan", { timeout: 120_000 }, () => {

@@ -44,8 +44,10 @@ export function kerasLoadCode(config: unknown): LoadCode[] {
     } else if (className === "__lambda__") {
       out.push({ kind: "keras_lambda", where: here, name: "__lambda__", detail: lambdaHolds(value, null) ?? "marshalled Python bytecode" });
       return;
-    } else if (className && typeof value.module === "string" && !KERAS_MODULE.test(value.module) && value.module !== "builtins") {
-      out.push({ kind: "keras_custom_object", where: here, name: `${value.module}.${className}`, detail: `a ${className} of module ${value.module}, imported on load` });
+    } else if (className && typeof value.module === "string" && !KERAS_MODULE.test(value.module)) {
+      // A function is serialized as {module, class_name: "function", config: its name}.
+      const name = className === "function" && typeof value.config === "string" ? value.config : className;
+      out.push({ kind: "keras_custom_object", where: here, name: `${value.module}.${name}`, detail: `${className === "function" ? "the function" : `a ${className} of module`} ${className === "function" ? `${value.module}.${name}` : value.module}, imported on load` });
     } else if (className && typeof value.registered_name === "string" && value.registered_name.includes(">")) {
       out.push({ kind: "keras_custom_object", where: here, name: value.registered_name, detail: `registered object ${value.registered_name}, which only its own code can rebuild` });
     }

@@ -164,14 +164,17 @@ function topLevelKeys(root: PyValue | null): string[] {
   return root instanceof PyDict ? root.stringKeys().slice(0, 200) : [];
 }
 
-/** Measures the tensors in the scanned file, then those whose bytes lie in files beside it (ONNX external data). */
+/** Measures the tensors in the scanned file, then those whose bytes lie in files beside it (ONNX external data),
+ * whose sizes are added to the scan's: the checkpoint is the model file and its data together. */
 async function measureScan(fh: FileHandle, scan: CheckpointScan, options: ScanOptions): Promise<number> {
   let bytes = await measureTensors(fh, scan.path, scan.fileSize, scan.tensors.filter((t) => !t.file), scan.headerOnly, options);
   for (const file of new Set(scan.tensors.flatMap((t) => (t.file ? [t.file] : [])))) {
     const tensors = scan.tensors.filter((t) => t.file === file);
     const other = await open(file, "r");
     try {
-      bytes += await measureTensors(other, file, (await other.stat()).size, tensors, scan.headerOnly, { ...options, split: undefined });
+      const size = (await other.stat()).size;
+      scan.fileSize += size;
+      bytes += await measureTensors(other, file, size, tensors, scan.headerOnly, { ...options, split: undefined });
     } finally {
       await other.close();
     }

@@ -131,6 +131,27 @@ describe("load-code policy", () => {
     expect(gradeLoadCode(code("tf_op", "EagerPyFunc"))).toBe("critical");
     expect(gradeLoadCode(code("tf_op", "MatchingFiles"))).toBe("high");
     expect(gradeLoadCode(code("keras_custom_object", "my_pkg.layers.Fancy"))).toBe("medium");
+    expect(gradeLoadCode(code("keras_custom_object", "os.system"))).toBe("critical");
     expect(gradeLoadCode(code("onnx_custom_domain", "com.example:Op"))).toBe("medium");
+  });
+});
+
+describe("Keras configs", () => {
+  it("names custom objects and registered functions with their layer, and keeps Keras' own objects out", async () => {
+    const { kerasLoadCode } = await import("../../../nodes/checkpoint/file/keras-config.js");
+    const config = {
+      module: "keras", class_name: "Sequential", config: { name: "m", layers: [
+        { module: "keras.layers", class_name: "Dense", config: { name: "d", kernel_initializer: { module: "keras.initializers", class_name: "GlorotUniform", config: {} } } },
+        { module: "my_pkg.layers", class_name: "Fancy", config: { name: "fancy" }, registered_name: "Fancy" },
+        { module: "keras.layers", class_name: "Activation", config: { name: "act", activation: { module: "builtins", class_name: "function", config: "exec", registered_name: "function" } } },
+        { module: null, class_name: "Scaler", config: { name: "scaler" }, registered_name: "MyPackage>Scaler" },
+      ] },
+    };
+    expect(kerasLoadCode(config).map((c) => [c.kind, c.where, c.name])).toEqual([
+      ["keras_custom_object", "fancy", "my_pkg.layers.Fancy"],
+      ["keras_custom_object", "act", "builtins.exec"],
+      ["keras_custom_object", "scaler", "MyPackage>Scaler"],
+    ]);
+    expect(gradeLoadCode(kerasLoadCode(config)[1]!)).toBe("critical");
   });
 });
