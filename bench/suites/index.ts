@@ -39,4 +39,5 @@ export const SUITES: Suite[] = [
   lazy("watch_tick", "ms", "one ml-diagnose watch tick (appended read + re-analysis) on a growing 10⁴–10⁶-row log", async () => (await import("./watch-tick.js")).benchWatchTick),
   lazy("memory_soak", "× RSS after GC", "RSS after forced GC through a soak at 8 concurrent analyses, default heap and capped; largest analyses under the cap", async () => (await import("./memory-soak.js")).benchMemorySoak),
   lazy("client_prepare", "s", "ml-diagnose's client-side time for a 1 GB checkpoint and a 10⁶-row metrics CSV", async () => (await import("./client-prepare.js")).benchClientPrepare),
+  lazy("model_file_scan", "GB/s", "ONNX, GGUF and HDF5 checkpoint scans of ~2 GB files next to numpy", async () => (await import("./model-file-scan.js")).benchModelFileScan),
 ];

@@ -174,7 +174,7 @@ async function measureScan(fh: FileHandle, scan: CheckpointScan, options: ScanOp
     try {
       const size = (await other.stat()).size;
       scan.fileSize += size;
-      bytes += await measureTensors(other, file, size, tensors, scan.headerOnly, { ...options, split: undefined });
+      bytes += await measureTensors(other, file, size, tensors, scan.headerOnly, options);
     } finally {
       await other.close();
     }

@@ -1,0 +1,48 @@
+// Worker for model_file_scan: scans one generated model file (ONNX with external data, GGUF, HDF5) with the service's
+// scanner in a process of its own, split across the worker pool as the checkpoint node runs it, so the peak RSS it
+// reports is the scan's. argv: <file> <repeats>. Sends one ModelScanRun over IPC.
+import { scanCheckpointFile } from "../../nodes/checkpoint/file/scan.js";
+import { poolScanSplitter } from "../../workers/scan-splitter.js";
+import { since } from "../lib/stats.js";
+
+export interface ModelScanRun {
+  format: string;
+  /** The first scan (page cache warm, code cold) and the ones after it. */
+  firstMs: number;
+  scanMs: number[];
+  idleRssBytes: number;
+  peakRssBytes: number;
+  tensors: number;
+  tensorsWithStats: number;
+  bytesScanned: number;
+}
+
+const peakRss = () => process.resourceUsage().maxRSS * 1024;
+const [file, repeatsArg] = process.argv.slice(2);
+const repeats = Number(repeatsArg);
+if (!file || !(repeats > 0)) throw new Error("usage: model-file-scan.ts <file> <repeats>");
+
+// h5wasm's module is loaded before the idle mark, as a service that has read one HDF5 file has it; the mark is the
+// resident size then (loading it peaks higher than it settles), so the pool's threads count as growth.
+await (await import("h5wasm/node")).ready;
+const idleRssBytes = process.memoryUsage().rss;
+let started = performance.now();
+let last = await scanCheckpointFile(file, { split: poolScanSplitter });
+const firstMs = since(started);
+const scanMs: number[] = [];
+for (let i = 0; i < repeats; i++) {
+  started = performance.now();
+  last = await scanCheckpointFile(file, { split: poolScanSplitter });
+  scanMs.push(since(started));
+}
+const run: ModelScanRun = {
+  format: last.format,
+  firstMs,
+  scanMs,
+  idleRssBytes,
+  peakRssBytes: peakRss(),
+  tensors: last.tensors.length,
+  tensorsWithStats: last.tensors.filter((t) => t.stats !== null).length,
+  bytesScanned: last.bytesScanned,
+};
+process.send!(run, () => process.exit(0));
