@@ -109,7 +109,11 @@ export async function readHdf5(path: string, options: Hdf5Options): Promise<Hdf5
       for (const name of group.keys()) {
         const child = group.get(name);
         if (child instanceof h5.Group) stack.push(child);
-        else if (child instanceof h5.Dataset) out.tensors.push(readDataset(h5, child, options));
+        else if (child instanceof h5.Dataset) {
+          out.tensors.push(readDataset(h5, child, options));
+          // libhdf5 reads synchronously: the event loop gets a turn between datasets.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
     }
   } catch (err) {
