@@ -63,6 +63,8 @@ const FIXTURES = [
   "folders/hf-nonfinite-optimizer",
   "folders/lightning",
   "modelfiles/keras/lambda.keras",
+  "modelfiles/keras/custom-layer.keras",
+  "modelfiles/onnx/inconsistent.onnx",
   "modelfiles/keras/legacy-nan.h5",
   "modelfiles/keras/legacy-lambda.h5",
   "modelfiles/onnx/nan-initializer.onnx",

@@ -23,6 +23,8 @@ const EXPECTED: Record<string, string[]> = {
   "keras/lambda.keras": ["critical checkpoint.code_on_load", "info checkpoint.model_format"],
   "keras/legacy-lambda.h5": ["critical checkpoint.code_on_load", "info checkpoint.model_format"],
   "keras/legacy-nan.h5": ["critical checkpoint.nonfinite_weights", "info checkpoint.model_format"],
+  "keras/custom-layer.keras": ["info checkpoint.model_format", "medium checkpoint.code_on_load"],
+  "onnx/inconsistent.onnx": ["high checkpoint.corrupt_file", "info checkpoint.model_format"],
   "onnx/benign.onnx": ["info checkpoint.model_format"],
   "onnx/external/model.onnx": ["info checkpoint.model_format"],
   "onnx/nan-initializer.onnx": ["critical checkpoint.nonfinite_weights", "info checkpoint.model_format"],
