@@ -28,6 +28,7 @@ const ITEMS: Array<{ item: string; ours: string; healthy: boolean }> = [
   { item: "keras/custom-layer.keras", ours: "keras/custom-layer.keras", healthy: false },
   { item: "savedmodel/benign", ours: "savedmodel/benign/saved_model.pb", healthy: true },
   { item: "savedmodel/readfile", ours: "savedmodel/readfile/saved_model.pb", healthy: false },
+  { item: "savedmodel/nan-variable", ours: "savedmodel/nan-variable/saved_model.pb", healthy: false },
   { item: "onnx/benign.onnx", ours: "onnx/benign.onnx", healthy: true },
   { item: "onnx/external", ours: "onnx/external/model.onnx", healthy: true },
   { item: "onnx/nan-initializer.onnx", ours: "onnx/nan-initializer.onnx", healthy: false },

@@ -74,6 +74,7 @@ const FIXTURES = [
   "modelfiles/gguf/nan.gguf",
   "modelfiles/gguf/truncated.gguf",
   "modelfiles/savedmodel/readfile/saved_model.pb",
+  "modelfiles/savedmodel/nan-variable/saved_model.pb",
 ];
 
 describe("client statistics vs the service's own scan", { timeout: 120_000 }, () => {

@@ -23,7 +23,7 @@ function describe(format: string, f: Record<string, string>): string {
     const context = arch ? f[`${arch}.context_length`] : undefined;
     return `GGUF version ${f["gguf.version"] ?? "?"}, architecture ${arch ?? "?"}${f["general.name"] ? ` (${f["general.name"]})` : ""}${context ? `, context length ${context}` : ""}, file type ${f["general.file_type"] ?? "?"}; tensor types ${f["gguf.tensor_types"] ?? "?"} (the values of quantized tensors are not read).`;
   }
-  if (format === "savedmodel") return `SavedModel written by TensorFlow ${f.tensorflow_version ?? "?"}; its variables/ (a TensorBundle) are not read.`;
+  if (format === "savedmodel") return `SavedModel written by TensorFlow ${f.tensorflow_version ?? "?"}.`;
   return f.keras_version ? `Keras ${f.keras_version}${f.backend ? ` with the ${f.backend} backend` : ""}.` : "An HDF5 file without Keras version attributes.";
 }
 

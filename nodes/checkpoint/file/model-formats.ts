@@ -4,6 +4,7 @@ import { type Hdf5Options, readHdf5 } from "./hdf5.js";
 import { kerasLoadCode } from "./keras-config.js";
 import { readOnnx } from "./onnx.js";
 import { readSavedModel } from "./savedmodel.js";
+import { readSavedModelVariables } from "./tensor-bundle.js";
 import type { CheckpointFormat, FormatContents } from "./scan-types.js";
 
 /** Formats read by a model-file reader of their own (one module per format), rather than as pickles or safetensors. */
@@ -27,10 +28,17 @@ async function readKerasHdf5(path: string, options: Hdf5Options): Promise<Format
   return { tensors: h5.tensors, issues: h5.issues, metadata, loadCode };
 }
 
+/** A SavedModel's graph, and the variables of the TensorBundle beside it. */
+async function readSavedModelWithVariables(fh: FileHandle, fileSize: number, path: string): Promise<FormatContents> {
+  const graph = await readSavedModel(fh, fileSize);
+  const variables = await readSavedModelVariables(path);
+  return { ...graph, tensors: variables.tensors, issues: [...graph.issues, ...variables.issues] };
+}
+
 /** Reads a file of one of MODEL_FILE_FORMATS (`format` as sniffed) into tensors placed in the file, faults, header facts and load-time code. */
 export function readModelFile(format: CheckpointFormat, fh: FileHandle, fileSize: number, path: string, options: Hdf5Options): Promise<FormatContents> {
   if (format === "gguf") return readGguf(fh, fileSize);
   if (format === "onnx") return readOnnx(fh, fileSize, path);
-  if (format === "savedmodel") return readSavedModel(fh, fileSize);
+  if (format === "savedmodel") return readSavedModelWithVariables(fh, fileSize, path);
   return readKerasHdf5(path, options);
 }

@@ -65,8 +65,8 @@ async function readGraphDef(src: ProtoSource, f: WireField, found: Found): Promi
 
 /**
  * Reads a SavedModel's saved_model.pb without TensorFlow: the TensorFlow version that wrote it and every operation,
- * in the graph and in its functions, that reaches files or the interpreter. The variables (a TensorBundle beside it)
- * are not read here.
+ * in the graph and in its functions, that reaches files or the interpreter. The variables beside it are read by
+ * tensor-bundle.ts.
  */
 export async function readSavedModel(fh: FileHandle, fileSize: number): Promise<FormatContents> {
   const found: Found = { out: { tensors: [], issues: [], metadata: {}, loadCode: [] }, count: new Map() };

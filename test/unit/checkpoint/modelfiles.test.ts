@@ -36,6 +36,7 @@ const EXPECTED: Record<string, string[]> = {
   "gguf/truncated.gguf": ["critical checkpoint.corrupt_file", "info checkpoint.dtype_mix", "info checkpoint.model_format"],
   "savedmodel/benign/saved_model.pb": ["info checkpoint.model_format"],
   "savedmodel/readfile/saved_model.pb": ["critical checkpoint.code_on_load", "info checkpoint.model_format"],
+  "savedmodel/nan-variable/saved_model.pb": ["critical checkpoint.nonfinite_weights", "info checkpoint.model_format"],
 };
 
 beforeAll(() => rmSync(CANARY, { force: true }));
@@ -88,6 +89,11 @@ describe("what each reader reports", () => {
     expect(info.tensors.map((t) => [t.name, t.rawDtype, t.shape, t.values?.nanCount ?? null])).toEqual([
       ["token_embd.weight", "F32", [128, 64], 1], ["blk.0.attn_norm.weight", "F32", [64], 0], ["blk.0.attn_q.weight", "F16", [64, 64], 0], ["blk.0.ffn_up.weight", "Q8_0", [64, 128], null],
     ]);
+  });
+
+  it("SavedModel: variables read from the TensorBundle beside saved_model.pb, the NaN found where it was written", async () => {
+    const info = await infoOf(at("savedmodel/nan-variable/saved_model.pb"));
+    expect(info.tensors.map((t) => [t.name, t.dtype, t.shape, t.values?.nanCount])).toEqual([["variables/w/.ATTRIBUTES/VARIABLE_VALUE", "F32", [16, 4], 1]]);
   });
 
   it("SavedModel: ReadFile and WriteFile named with the function they sit in", async () => {
