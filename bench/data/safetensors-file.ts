@@ -3,7 +3,7 @@ import { seededRandom } from "./training-history.js";
 
 export type GeneratedDtype = "F32" | "F16" | "BF16";
 type Dtype = GeneratedDtype;
-interface TensorPlan {
+export interface TensorPlan {
   name: string;
   dtype: Dtype;
   shape: number[];
@@ -23,7 +23,7 @@ function block(i: number, d: number): TensorPlan[] {
   ];
 }
 
-const bytesOf = (t: TensorPlan) => t.shape.reduce((a, b) => a * b, 1) * BYTES[t.dtype];
+export const bytesOf = (t: TensorPlan) => t.shape.reduce((a, b) => a * b, 1) * BYTES[t.dtype];
 
 /** float32 → IEEE half (round to nearest even is not needed for benchmark data: truncation). */
 function toHalf(f32bits: number): number {
@@ -67,10 +67,7 @@ export interface SafetensorsLayout {
 
 /** Writes a safetensors file of about `targetBytes` (layout per FORMATS.md §6.1) to `path`. */
 export function writeSafetensors(path: string, targetBytes: number, layout: SafetensorsLayout = {}): GeneratedSafetensors {
-  const width = layout.width ?? 1024;
-  const blockOf = (i: number) => block(i, width).map((t) => (layout.dtype ? { ...t, dtype: layout.dtype } : t));
-  const perBlock = blockOf(0).reduce((n, t) => n + bytesOf(t), 0);
-  const plan = Array.from({ length: Math.max(1, Math.round(targetBytes / perBlock)) }, (_, i) => blockOf(i)).flat();
+  const plan = planTensors(targetBytes, layout.width ?? 1024, layout.dtype);
   const header: Record<string, unknown> = { __metadata__: { format: "pt", source: "npm run bench" } };
   let offset = 0;
   for (const t of plan) {
@@ -82,28 +79,41 @@ export function writeSafetensors(path: string, targetBytes: number, layout: Safe
   const prefix = Buffer.alloc(8);
   prefix.writeBigUInt64LE(BigInt(json.length));
 
-  const poolBytes = 16 * 1024 ** 2;
-  const pools = valuePools(poolBytes / 4);
   const fd = openSync(path, "w");
   try {
     writeSync(fd, prefix);
     writeSync(fd, json);
-    let shift = 0;
-    for (const t of plan) {
-      const pool = pools[t.dtype];
-      for (let left = bytesOf(t); left > 0; ) {
-        const start = (shift * 4096) % (pool.length / 2);
-        const n = Math.min(left, pool.length - start);
-        writeSync(fd, pool, start, n);
-        left -= n;
-        shift++;
-      }
-    }
-    // Written back before anyone reads it: a scan timed against the kernel still flushing dirty pages is not the
-    // scan's time.
-    fsyncSync(fd);
+    writeTensorValues(fd, plan);
   } finally {
     closeSync(fd);
   }
   return { bytes: 8 + json.length + offset, tensors: plan.length };
+}
+
+/** The plan of a file of about `targetBytes`: blocks of width `width`, every tensor in `dtype` when given. */
+export function planTensors(targetBytes: number, width: number, dtype?: GeneratedDtype): TensorPlan[] {
+  const blockOf = (i: number) => block(i, width).map((t) => (dtype ? { ...t, dtype } : t));
+  const perBlock = blockOf(0).reduce((n, t) => n + bytesOf(t), 0);
+  return Array.from({ length: Math.max(1, Math.round(targetBytes / perBlock)) }, (_, i) => blockOf(i)).flat();
+}
+
+/** Appends every tensor's values, in plan order and without padding, to `fd`, then flushes the file to disk. */
+export function writeTensorValues(fd: number, plan: readonly TensorPlan[], alignTo = 1): void {
+  const pools = valuePools((16 * 1024 ** 2) / 4);
+  let shift = 0;
+  for (const t of plan) {
+    const pool = pools[t.dtype];
+    for (let left = bytesOf(t); left > 0; ) {
+      const start = (shift * 4096) % (pool.length / 2);
+      const n = Math.min(left, pool.length - start);
+      writeSync(fd, pool, start, n);
+      left -= n;
+      shift++;
+    }
+    const pad = (alignTo - (bytesOf(t) % alignTo)) % alignTo;
+    if (pad > 0) writeSync(fd, Buffer.alloc(pad));
+  }
+  // Written back before anyone reads it: a scan timed against the kernel still flushing dirty pages is not the
+  // scan's time.
+  fsyncSync(fd);
 }

@@ -40,4 +40,5 @@ export const SUITES: Suite[] = [
   lazy("memory_soak", "× RSS after GC", "RSS after forced GC through a soak at 8 concurrent analyses, default heap and capped; largest analyses under the cap", async () => (await import("./memory-soak.js")).benchMemorySoak),
   lazy("run_stores", "s", "W&B transaction log (10⁶ rows) and MLflow SQLite store (500 runs) reads next to the wandb and mlflow packages", async () => (await import("./run-stores.js")).benchRunStores),
   lazy("client_prepare", "s", "ml-diagnose's client-side time for a 1 GB checkpoint and a 10⁶-row metrics CSV", async () => (await import("./client-prepare.js")).benchClientPrepare),
+  lazy("model_file_scan", "GB/s", "ONNX, GGUF and HDF5 checkpoint scans of ~2 GB files next to numpy", async () => (await import("./model-file-scan.js")).benchModelFileScan),
 ];

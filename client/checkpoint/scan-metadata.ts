@@ -71,6 +71,8 @@ function scanFacts(scan: CheckpointScan): Record<string, unknown> {
     unverified: scan.unverified,
     issues: scan.issues.map((i) => ({ kind: i.kind, detail: i.detail, expected_bytes: i.expectedBytes, actual_bytes: i.actualBytes })),
     training_state: scan.trainingState,
+    load_code: scan.loadCode,
+    file_facts: scan.fileMetadata,
   };
 }
 

@@ -31,9 +31,10 @@ export type Classified =
 const MAX_TEXT_BYTES = 256 << 20;
 /**
  * Extensions a weights file may carry, also compressed as joblib.dump(compress=…) names them (`.joblib.xz`,
- * `.pkl.gz`) and timm's `.pth.tar`; other zip and compressed files are archives, not checkpoints.
+ * `.pkl.gz`) and timm's `.pth.tar`; other zip and compressed files are archives, not checkpoints (a Keras `.keras`
+ * file is a zip: its config.json, read by the scan, tells it from other archives).
  */
-const WEIGHTS_NAME = /\.(safetensors|pt|pth|ckpt|bin|pkl|pickle|joblib|npz|npy|gguf)(\.(gz|z|bz2|xz|lzma|lz4|tar))?$/i;
+const WEIGHTS_NAME = /\.(safetensors|pt|pth|ckpt|bin|pkl|pickle|joblib|npz|npy|gguf|keras)(\.(gz|z|bz2|xz|lzma|lz4|tar))?$/i;
 /** A metric column: what a metrics log has and a data table rarely does. */
 const METRIC_COLUMN = /loss|acc|auc|f1|precision|recall|error|lr|learning_rate|perplexity|mse|mae/i;
 const AXIS_COLUMN = /^(epoch|step|global_step|iteration|iter)$/i;

@@ -113,6 +113,8 @@ export function buildCheckpointInfo(path: string | null, requestMetadata: Record
     pickles: scan?.pickles ?? clientScan?.pickles ?? [],
     unverified: scan?.unverified ?? clientScan?.unverified ?? [],
     issues,
+    loadCode: scan?.loadCode ?? clientScan?.loadCode ?? [],
+    fileFacts: scan?.fileMetadata ?? clientScan?.fileFacts ?? {},
     maxScanBytes: file.maxScanBytes,
     hasOptimizerState: metadataOptimizerState(metadata) ?? (scan ? fileOptimizerState(scan, tensors) : (lightning?.hasOptimizerStates || null)),
   };

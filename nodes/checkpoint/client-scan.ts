@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { classifyGlobal } from "./file/pickle-policy.js";
 import type { PickleReport } from "./file/pickle-scan.js";
-import type { IntegrityIssue, TrainingState, UnverifiedContent } from "./file/scan-types.js";
+import type { IntegrityIssue, LoadCode, TrainingState, UnverifiedContent } from "./file/scan-types.js";
 
 /**
  * `metadata.scan`: what a client's own scan of the checkpoint (the same scanner, `ml-diagnose`) found that tensor
@@ -32,11 +32,19 @@ const IssueSchema = z.object({
   expected_bytes: z.number().optional(),
   actual_bytes: z.number().optional(),
 });
+const LoadCodeSchema = z.object({
+  kind: z.enum(["keras_lambda", "keras_custom_object", "tf_op", "onnx_custom_domain"]),
+  where: z.string(),
+  name: z.string(),
+  detail: z.string(),
+});
 const ScanFactsSchema = z.looseObject({
   pickles: z.array(z.unknown()).catch([]),
   unverified: z.array(z.unknown()).catch([]),
   issues: z.array(z.unknown()).catch([]),
   training_state: z.enum(["optimizer", "scheduler", "rng_state", "training_args"]).nullable().catch(null),
+  load_code: z.array(z.unknown()).catch([]),
+  file_facts: z.record(z.string(), z.string()).catch({}),
 });
 
 /** What a client's scan found, in the shapes the detectors read from a file scanned here. */
@@ -45,6 +53,9 @@ export interface ClientScanFacts {
   unverified: UnverifiedContent[];
   issues: IntegrityIssue[];
   trainingState: TrainingState | null;
+  /** Load-time code the client's scan found; graded here by the load-code policy, as imports are. */
+  loadCode: LoadCode[];
+  fileFacts: Record<string, string>;
 }
 
 const each = <T>(schema: z.ZodType<T>, items: readonly unknown[]): T[] =>
@@ -68,5 +79,7 @@ export function clientScanFacts(metadata: Record<string, unknown>): ClientScanFa
     unverified: each(UnverifiedSchema, s.unverified),
     issues: each(IssueSchema, s.issues).map((i) => ({ kind: i.kind, detail: i.detail, expectedBytes: i.expected_bytes, actualBytes: i.actual_bytes })),
     trainingState: s.training_state,
+    loadCode: each(LoadCodeSchema, s.load_code),
+    fileFacts: s.file_facts,
   };
 }

@@ -1,5 +1,7 @@
 import type { Finding } from "../../domain/result.js";
 import { detectBatchNormStats } from "./detectors/batchnorm.js";
+import { detectLoadCode } from "./detectors/load-code.js";
+import { detectModelFormat } from "./detectors/model-format.js";
 import { detectShapeMismatch } from "./detectors/config.js";
 import { detectDtypeMix } from "./detectors/precision.js";
 import { detectHeaderOnly, detectMissingMetadata, detectNoOptimizerState, detectUnrecognizedFormat } from "./detectors/provenance.js";
@@ -12,6 +14,7 @@ import type { CheckpointInfo } from "./table.js";
 export const CHECKPOINT_DETECTORS: ReadonlyArray<(info: CheckpointInfo) => Finding[]> = [
   detectUnsafePickle,
   detectUnverifiedContent,
+  detectLoadCode,
   detectRequiresUnsafeLoad,
   detectNonfiniteWeights,
   detectAllZeroTensors,
@@ -28,6 +31,7 @@ export const CHECKPOINT_DETECTORS: ReadonlyArray<(info: CheckpointInfo) => Findi
   detectNoOptimizerState,
   detectHeaderOnly,
   detectUnrecognizedFormat,
+  detectModelFormat,
 ];
 
 /** Runs every checkpoint detector over the table (scanned file or client statistics alike). */

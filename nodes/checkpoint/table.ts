@@ -1,7 +1,7 @@
 import type { DType } from "./file/dtypes.js";
 import type { LightningState } from "./file/lightning.js";
 import type { PickleReport } from "./file/pickle-scan.js";
-import type { CheckpointFormat, FolderSummary, IntegrityIssue, TensorGroup, TrainingState, UnverifiedContent } from "./file/scan-types.js";
+import type { CheckpointFormat, FolderSummary, IntegrityIssue, LoadCode, TensorGroup, TrainingState, UnverifiedContent } from "./file/scan-types.js";
 
 /** Per-tensor statistics as the detectors see them, whether measured here or computed by the client. */
 export interface TensorValues {
@@ -98,6 +98,10 @@ export interface CheckpointInfo {
   /** Parts of the file the safety scan could not look into. */
   unverified: UnverifiedContent[];
   issues: IntegrityIssue[];
+  /** Code a Keras, SavedModel or ONNX file runs or needs on load. */
+  loadCode: LoadCode[];
+  /** Header facts of Keras, ONNX, GGUF and SavedModel files: versions, opsets, quantization (scan `fileMetadata`). */
+  fileFacts: Record<string, string>;
   /** Byte budget above which files are scanned header-only (SERVICE_MAX_CHECKPOINT_BYTES). */
   maxScanBytes: number | null;
   /** Whether the checkpoint carries optimizer state: true/false when known, null when it cannot be told. */

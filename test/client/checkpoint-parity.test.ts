@@ -71,6 +71,19 @@ const FIXTURES = [
   "ml-pickles/unread/sklearn-random-forest.joblib.xz",
   "ml-pickles/trainers/yolo-best.pt",
   "ml-pickles/trainers/timm-ema.pth.tar",
+  "modelfiles/keras/lambda.keras",
+  "modelfiles/keras/custom-layer.keras",
+  "modelfiles/onnx/inconsistent.onnx",
+  "modelfiles/keras/legacy-nan.h5",
+  "modelfiles/keras/legacy-lambda.h5",
+  "modelfiles/onnx/nan-initializer.onnx",
+  "modelfiles/onnx/custom-domain.onnx",
+  "modelfiles/onnx/external/model.onnx",
+  "modelfiles/onnx/truncated.onnx",
+  "modelfiles/gguf/nan.gguf",
+  "modelfiles/gguf/truncated.gguf",
+  "modelfiles/savedmodel/readfile/saved_model.pb",
+  "modelfiles/savedmodel/nan-variable/saved_model.pb",
 ];
 
 describe("client statistics vs the service's own scan", { timeout: 120_000 }, () => {

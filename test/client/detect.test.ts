@@ -56,6 +56,20 @@ describe("detectRun", () => {
     expect(run.skipped).toEqual([]);
   });
 
+  it("model files of other frameworks are checkpoints by content: a .keras beside a Keras log, ONNX, GGUF and HDF5 under any name", async () => {
+    const keras = join(tmp, "keras-run");
+    await mkdir(keras, { recursive: true });
+    await copyFile(`${F}/training/keras-csvlogger.csv`, join(keras, "training.log.csv"));
+    await copyFile(`${F}/checkpoint/modelfiles/keras/lambda.keras`, join(keras, "model.keras"));
+    const run = await detectRun([keras]);
+    expect(run.checkpoint?.path).toBe(join(keras, "model.keras"));
+    expect(run.metrics).toMatchObject({ format: "keras_csv" });
+    for (const [file, name] of [["onnx/benign.onnx", "a.model"], ["gguf/benign.gguf", "b.bin"], ["keras/legacy-nan.h5", "c.weights"]]) {
+      await copyFile(`${F}/checkpoint/modelfiles/${file}`, join(tmp, name!));
+      expect((await detectRun([join(tmp, name!)])).checkpoint?.path).toBe(join(tmp, name!));
+    }
+  });
+
   it("a TensorBoard event file is sent as it is; Keras' train/ and validation/ files become named series", async () => {
     const one = await detectRun([`${F}/training/tensorboardx-simple-value.tfevents`]);
     expect(one.metrics).toMatchObject({ format: "tfevents", content_base64: expect.any(String) });

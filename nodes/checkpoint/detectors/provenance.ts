@@ -2,13 +2,14 @@ import { basename } from "node:path";
 import type { Finding } from "../../../domain/result.js";
 import { detectorFinding } from "../../findings.js";
 import type { CheckpointInfo } from "../table.js";
+import { describesItself } from "./model-format.js";
 import { expectedWeightBytes } from "./size.js";
 
 /** CK-10: no configuration, architecture or hyperparameters saved with the checkpoint (a training-state file, such
  * as optimizer.pt, never carries a model configuration: nothing is missing from it). */
 export function detectMissingMetadata(info: CheckpointInfo): Finding[] {
   const m = info.metadata;
-  if (info.config || m.architecture || m.model_type || info.trainingState !== null) return [];
+  if (info.config || m.architecture || m.model_type || info.trainingState !== null || describesItself(info)) return [];
   return [detectorFinding({
     id: "checkpoint.missing_metadata",
     title: "Checkpoint saved without its configuration",
@@ -67,16 +68,16 @@ export function detectHeaderOnly(info: CheckpointInfo): Finding[] {
 }
 
 /**
- * The file is not a format the scanner reads (e.g. GGUF, ONNX, an unknown binary). A truncated zip is not: it lost
+ * The file is not a format the scanner reads (an unknown binary, a zip that is neither torch nor Keras). A truncated zip is not: it lost
  * the central directory that names its data.pkl, and CK-09 says so.
  */
 export function detectUnrecognizedFormat(info: CheckpointInfo): Finding[] {
-  if (info.mode === "metadata_only" || (info.format !== "unknown" && info.format !== "gguf" && info.format !== "zip")) return [];
+  if (info.mode === "metadata_only" || (info.format !== "unknown" && info.format !== "zip")) return [];
   if (info.issues.some((i) => i.kind === "truncated")) return [];
   return [detectorFinding({
     id: "checkpoint.unrecognized_format",
     title: "Checkpoint format not scanned",
-    description: `The file's content is ${info.format === "unknown" ? "not safetensors, a PyTorch archive or a pickle" : info.format === "gguf" ? "GGUF, which this scanner does not read" : "a zip without a PyTorch data.pkl"}: its tensors were not checked.`,
+    description: `The file's content is ${info.format === "unknown" ? "not a format the scanner reads (safetensors, PyTorch, pickle, Keras, HDF5, ONNX, GGUF, SavedModel)" : "a zip without a PyTorch data.pkl or a Keras config.json"}: its tensors were not checked.`,
     evidence: [{ rule_id: "CK-10", artifact: "model_checkpoint_artifacts.checkpoint_path", text: `format detected by content: ${info.format}.`, observed: info.format }],
     severity: "low",
     confidence: 0.9,

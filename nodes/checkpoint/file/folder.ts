@@ -68,7 +68,7 @@ export async function scanCheckpointFolder(folder: string, files: readonly Folde
   const summary: FolderSummary = { files: [], metadata: { checkpoint_name: basename(folder) } };
   const merged: CheckpointScan = {
     path: folder, format: "unknown", fileSize: 0, headerOnly: false, tensors: [], pickles: [], unverified: [], issues: [],
-    fileMetadata: {}, topLevelKeys: [], lightning: null, trainingState: null, bytesScanned: 0, folder: summary,
+    fileMetadata: {}, loadCode: [], topLevelKeys: [], lightning: null, trainingState: null, bytesScanned: 0, folder: summary,
   };
   const scans: Array<{ file: FolderFile; scan: CheckpointScan }> = [];
   let index: { file: FolderFile; json: Record<string, unknown> } | null = null;
@@ -118,6 +118,7 @@ export async function scanCheckpointFolder(folder: string, files: readonly Folde
     merged.pickles.push(...scan.pickles.map((p) => ({ ...p, entry: within(file.relative, p.entry) })));
     merged.unverified.push(...scan.unverified.map((u) => ({ ...u, entry: within(file.relative, u.entry) })));
     merged.issues.push(...scan.issues.map((i) => ({ ...i, detail: `${file.relative}: ${i.detail}` })));
+    merged.loadCode.push(...scan.loadCode.map((c) => ({ ...c, where: within(file.relative, c.where) })));
   }
   if (primary) {
     merged.format = primary.format;
@@ -130,6 +131,7 @@ export async function scanCheckpointFolder(folder: string, files: readonly Folde
     // A folder holding one training-state file is that file.
     merged.format = scans[0]!.scan.format;
     merged.trainingState = scans[0]!.scan.trainingState;
+    merged.fileMetadata = scans[0]!.scan.fileMetadata;
   }
   if (index) merged.issues.push(...checkShardIndex(index.file.relative, index.json, files, merged));
   return merged;

@@ -6,6 +6,8 @@ import type { TensorStats } from "./tensor-stats.js";
 /** Formats recognized by content (FORMATS.md §6). */
 export type CheckpointFormat =
   | "safetensors" | "torch_zip" | "torch_legacy" | "pickle" | "zip" | "npy" | "gguf"
+  /** HDF5 (legacy Keras `.h5`, `.weights.h5`), a Keras v3 `.keras` archive, an ONNX model, a SavedModel's saved_model.pb. */
+  | "hdf5" | "keras" | "onnx" | "savedmodel"
   /** A container the scan cannot open (7z, gzip, xz, bzip2, zstd, rar). */
   | "archive"
   | "unknown";
@@ -54,6 +56,32 @@ export interface ScannedTensor {
   /** Storage identity for tied weights (zip storage key + offset), when known. */
   storage?: string;
   requiresGrad?: boolean | null;
+  /** The file holding the bytes when it is not the scanned one (ONNX external data), resolved inside the model's folder. */
+  file?: string;
+}
+
+/**
+ * Code a model file runs or needs when it is loaded, as the file records it (Keras Lambda layers and custom objects,
+ * SavedModel operations that reach files or processes, ONNX operators of custom domains). Graded by
+ * nodes/checkpoint/load-code-policy.ts, not here.
+ */
+export interface LoadCode {
+  kind: "keras_lambda" | "keras_custom_object" | "tf_op" | "onnx_custom_domain";
+  /** Where it sits: the layer's name, the node's name, the archive entry. */
+  where: string;
+  /** What it is: the layer class, the op type, `domain:op_type`, the registered name. */
+  name: string;
+  /** What it holds, briefly: "marshalled Python bytecode (412 bytes)", "module my_pkg.layers". */
+  detail: string;
+}
+
+/** What a model-file reader (GGUF, ONNX, Keras, SavedModel) found: tensors placed in the file, faults, header facts, code run on load. */
+export interface FormatContents {
+  tensors: ScannedTensor[];
+  issues: IntegrityIssue[];
+  /** Versions and header facts, as text (`keras_version`, `onnx.opset`, `general.architecture`…). */
+  metadata: Record<string, string>;
+  loadCode: LoadCode[];
 }
 
 /** A structural fault of the file. */
@@ -76,8 +104,10 @@ export interface CheckpointScan {
   /** Parts whose pickles, if any, could not be checked: loading them is not known to be safe. */
   unverified: UnverifiedContent[];
   issues: IntegrityIssue[];
-  /** safetensors `__metadata__`. */
+  /** safetensors `__metadata__`; the versions and header facts of Keras, ONNX and GGUF files (keras_version, opset…). */
   fileMetadata: Record<string, string>;
+  /** Code the file runs or needs on load (Keras, SavedModel, ONNX); pickles are in `pickles`. */
+  loadCode: LoadCode[];
   /** Top-level keys of a pickled dict (Lightning and training checkpoints). */
   topLevelKeys: string[];
   lightning: LightningState | null;

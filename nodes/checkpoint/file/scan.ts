@@ -2,13 +2,15 @@ import { type FileHandle, open } from "node:fs/promises";
 import { basename } from "node:path";
 import { type Compression, compressionOf, decompressHead } from "./decompress.js";
 import { isFloatDType, tensorBytes } from "./dtypes.js";
+import { isKerasArchive, readKerasArchive } from "./keras-archive.js";
 import { readLightningState } from "./lightning.js";
+import { MODEL_FILE_FORMATS, readModelFile } from "./model-formats.js";
 import { MAX_NPY_HEADER, npyDType, parseNpyHeader } from "./npy.js";
 import { carvePickles, type PickleReport, scanPickles } from "./pickle-scan.js";
 import { PyDict, type PyValue } from "./pickle-values.js";
 import { type ByteRegion, readBytes, readRegions } from "./range-reader.js";
 import { declaredHeaderLength, readSafetensorsHeader } from "./safetensors.js";
-import type { CheckpointScan, IntegrityIssue, ScannedTensor } from "./scan-types.js";
+import type { CheckpointScan, FormatContents, IntegrityIssue, ScannedTensor } from "./scan-types.js";
 import { looksLikePickle, SNIFF_BYTES, sniffFormat } from "./sniff.js";
 import { defaultPieces, type ScanSplitter, scanInPieces, SPLIT_MIN_BYTES } from "./split-scan.js";
 import { canMeasure } from "./stats-layout.js";
@@ -16,6 +18,7 @@ import { TensorStatsAccumulator } from "./tensor-stats.js";
 import { readLegacyTorch } from "./torch-legacy.js";
 import { trainingStateOf } from "./torch-tensors.js";
 import { type ArchiveContents, MAX_PICKLE_BYTES, readTorchZip } from "./torch-zip.js";
+import { readZipDirectory } from "./zip.js";
 
 /** Options of `scanCheckpointFile`. */
 export interface ScanOptions {
@@ -57,11 +60,11 @@ export async function scanCheckpointFile(path: string, options: ScanOptions = {}
     const format = sniffFormat(head, fileSize, name);
     const scan: CheckpointScan = {
       path, format, fileSize, headerOnly: options.maxBytes !== undefined && fileSize > options.maxBytes,
-      tensors: [], pickles: [], unverified: [], issues: [], fileMetadata: {}, topLevelKeys: [], lightning: null, trainingState: null, folder: null, bytesScanned: 0,
+      tensors: [], pickles: [], unverified: [], issues: [], fileMetadata: {}, loadCode: [], topLevelKeys: [], lightning: null, trainingState: null, folder: null, bytesScanned: 0,
     };
     let contents = EMPTY;
     try {
-      contents = await readStructure(fh, scan, head, name);
+      contents = await readStructure(fh, scan, head, name, options);
     } catch (err) {
       // File-system errors (they carry a code) and aborts propagate; malformed content becomes a finding.
       if (options.signal?.aborted || (err as NodeJS.ErrnoException).code !== undefined) throw err;
@@ -75,16 +78,26 @@ export async function scanCheckpointFile(path: string, options: ScanOptions = {}
     scan.lightning = contents.root === null ? null : readLightningState(contents.root);
     scan.trainingState = trainingStateOf(contents.root) ?? (importsTrainingArguments(contents.pickles) ? "training_args" : null);
     options.signal?.throwIfAborted();
-    scan.bytesScanned = await measureTensors(fh, scan, options);
+    scan.bytesScanned = await measureScan(fh, scan, options);
     return scan;
   } finally {
     await fh.close();
   }
 }
 
-/** Reads the format's structure: tensor table, pickles, safetensors metadata. */
-async function readStructure(fh: FileHandle, scan: CheckpointScan, head: Uint8Array, name: string): Promise<ArchiveContents> {
+/** A model-file reader's findings kept on the scan (header facts, load-time code) and handed on as contents. */
+function adopt(scan: CheckpointScan, read: FormatContents, base: ArchiveContents = EMPTY): ArchiveContents {
+  scan.fileMetadata = read.metadata;
+  scan.loadCode = read.loadCode;
+  return { ...base, tensors: [...base.tensors, ...read.tensors], issues: [...base.issues, ...read.issues] };
+}
+
+/** Reads the format's structure: tensor table, pickles, safetensors metadata, model files' load-time code. */
+async function readStructure(fh: FileHandle, scan: CheckpointScan, head: Uint8Array, name: string, options: ScanOptions): Promise<ArchiveContents> {
   const fileSize = scan.fileSize;
+  // Values of HDF5 datasets are read by libhdf5 as the structure is walked (a header-only scan reads tiny ones only).
+  const hdf5 = { signal: options.signal, chunkBytes: options.chunkBytes, readValues: (numel: number) => !scan.headerOnly || numel <= TINY_TENSOR };
+  if (MODEL_FILE_FORMATS.has(scan.format)) return adopt(scan, await readModelFile(scan.format, fh, fileSize, scan.path, hdf5));
   if (scan.format === "safetensors") {
     const header = await readSafetensorsHeader(fh, fileSize, declaredHeaderLength(head)!);
     scan.fileMetadata = header.metadata;
@@ -93,7 +106,11 @@ async function readStructure(fh: FileHandle, scan: CheckpointScan, head: Uint8Ar
   if (scan.format === "zip") {
     const contents = await readTorchZip(fh, fileSize);
     if (contents.isTorch) scan.format = "torch_zip";
-    return contents;
+    if (contents.isTorch || contents.issues.length > 0) return contents;
+    const entries = await readZipDirectory(fh, fileSize);
+    if (!isKerasArchive(entries)) return contents;
+    scan.format = "keras";
+    return adopt(scan, await readKerasArchive(fh, scan.path, entries, hdf5), contents);
   }
   if (scan.format === "torch_legacy") return readLegacyTorch(fh, fileSize, name);
   if (scan.format === "pickle") {
@@ -165,10 +182,28 @@ function topLevelKeys(root: PyValue | null): string[] {
   return root instanceof PyDict ? root.stringKeys().slice(0, 200) : [];
 }
 
+/** Measures the tensors in the scanned file, then those whose bytes lie in files beside it (ONNX external data),
+ * whose sizes are added to the scan's: the checkpoint is the model file and its data together. */
+async function measureScan(fh: FileHandle, scan: CheckpointScan, options: ScanOptions): Promise<number> {
+  let bytes = await measureTensors(fh, scan.path, scan.fileSize, scan.tensors.filter((t) => !t.file), scan.headerOnly, options);
+  for (const file of new Set(scan.tensors.flatMap((t) => (t.file ? [t.file] : [])))) {
+    const tensors = scan.tensors.filter((t) => t.file === file);
+    const other = await open(file, "r");
+    try {
+      const size = (await other.stat()).size;
+      scan.fileSize += size;
+      bytes += await measureTensors(other, file, size, tensors, scan.headerOnly, options);
+    } finally {
+      await other.close();
+    }
+  }
+  return bytes;
+}
+
 /** Streams the data of every readable tensor once; tensors sharing the same bytes share one accumulator, which
  * is finished (and its memory released) as soon as its last byte has been read. A large file's data is split
  * across `options.split`'s threads instead, and each tensor's parts merged here. */
-async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: ScanOptions): Promise<number> {
+async function measureTensors(fh: FileHandle, path: string, fileSize: number, tensors: readonly ScannedTensor[], headerOnly: boolean, options: ScanOptions): Promise<number> {
   interface Group { acc: TensorStatsAccumulator | null; tensors: ScannedTensor[]; region: ByteRegion; units: number | null; received: number }
   const shared = new Map<string, Group>();
   const finish = (g: Group, stats = g.acc!.finish()) => {
@@ -179,9 +214,9 @@ async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: Sca
     g.received += bytes;
     if (g.received === g.region.end - g.region.start) finish(g);
   };
-  for (const t of scan.tensors) {
-    if (!t.byteRange || !t.dtype || !canMeasure(t.dtype) || t.byteRange[1] > scan.fileSize) continue;
-    if (scan.headerOnly && t.numel > TINY_TENSOR) continue;
+  for (const t of tensors) {
+    if (!t.byteRange || !t.dtype || !canMeasure(t.dtype) || t.byteRange[1] > fileSize) continue;
+    if (headerOnly && t.numel > TINY_TENSOR) continue;
     const [start, end] = t.byteRange;
     const units = isFloatDType(t.dtype) && t.shape.length >= 2 ? t.shape[0]! : null;
     const key = `${start}:${end}:${t.dtype}:${units}`;
@@ -217,7 +252,7 @@ async function measureTensors(fh: FileHandle, scan: CheckpointScan, options: Sca
   if (split && bytesTotal >= (split.minBytes ?? SPLIT_MIN_BYTES)) {
     const regions = groups.map((g) => ({ dtype: g.tensors[0]!.dtype!, units: g.units, numel: g.tensors[0]!.numel, start: g.region.start, end: g.region.end }));
     const pieces = split.pieces ?? defaultPieces(bytesTotal, split.threads);
-    await scanInPieces(scan.path, regions, split, pieces, (slice, sliceStats) => {
+    await scanInPieces(path, regions, split, pieces, (slice, sliceStats) => {
       const group = groups[slice.region]!;
       if ("whole" in sliceStats) return finish(group, sliceStats.whole);
       group.acc!.absorb(sliceStats.part);

@@ -48,12 +48,14 @@ describe("format by content, not by extension", () => {
     expect(scan.issues.map((i) => i.kind)).toContain("truncated");
   });
 
-  it("GGUF and unknown binaries are named, not scanned: low", async () => {
+  it("an empty GGUF is read (no tensors, no fault); unknown binaries are named, not scanned: low", async () => {
     const gguf = await scanBytes("model.gguf", new Uint8Array([0x47, 0x47, 0x55, 0x46, 3, 0, 0, 0, ...new Array(32).fill(0)]));
     expect(gguf.scan.format).toBe("gguf");
-    expect(byId(gguf.findings, "checkpoint.unrecognized_format")).toEqual([expect.objectContaining({ severity: "low" })]);
+    expect(gguf.scan.issues).toEqual([]);
+    expect(byId(gguf.findings, "checkpoint.unrecognized_format")).toEqual([]);
     const junk = await scanBytes("model.onnx", new Uint8Array(64).fill(7));
     expect(junk.scan.format).toBe("unknown");
+    expect(byId(junk.findings, "checkpoint.unrecognized_format")).toEqual([expect.objectContaining({ severity: "low" })]);
   });
 
   it("a malformed safetensors JSON header becomes a finding, not a crash", async () => {

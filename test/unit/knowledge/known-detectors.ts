@@ -81,6 +81,8 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "checkpoint.requires_unsafe_load": "Needs weights_only=False to load. The pickle imports Lightning AttributeDict, outside torch's weights_only allowlist.",
   "checkpoint.unverified_content": "Content the safety scan could not open. An encrypted zip entry holds data.pkl; its imports could not be checked.",
   "checkpoint.corrupt_file": "Malformed checkpoint file. The safetensors header offsets overlap and the data section is shorter than the header claims.",
+  "checkpoint.code_on_load": "Model file holds code that runs when it is loaded. A Keras Lambda layer in sneaky_lambda holds marshalled Python bytecode.",
+  "checkpoint.model_format": "Model file format and versions. ONNX IR version 8, opsets ai.onnx:17; GGUF version 3, file type MOSTLY_Q8_0.",
   "checkpoint.unrecognized_format": "Unrecognized checkpoint format. The file is neither a safetensors file nor a PyTorch zip archive.",
   "checkpoint.nonfinite_weights": "Non-finite weights. layer4.1.conv2.weight contains 1,024 NaN values.",
   "checkpoint.all_zero_tensor": "All-zero weight tensor. fc.weight is entirely zeros.",
