@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
 import { z } from "zod";
+import { StructuredOutputSettingSchema } from "../llm/structured-mode.js";
 
 /** Raw variables as text: the LLM loader (spec §2.3) applies its own strict rules to them. */
 export type RawEnv = Readonly<Record<string, string | undefined>>;
@@ -65,6 +66,8 @@ export const ServiceSettingsSchema = z.object({
    */
   SERVICE_LLM_TIMEOUT_MS: int(45_000, 100, 300_000),
   SERVICE_LLM_MAX_RETRIES: int(1, 0, 5),
+  /** How structured answers are asked for: `auto` negotiates per endpoint, a mode pins it (docs/llm.md). */
+  SERVICE_LLM_STRUCTURED_OUTPUT: StructuredOutputSettingSchema.default("auto"),
   /** Redis shared by the replicas (caches, job queue); unset: everything in-process, as a single service. */
   SERVICE_REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: "SERVICE_REDIS_URL must be a redis:// or rediss:// URL" })

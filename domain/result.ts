@@ -154,6 +154,7 @@ export const CompareResponseSchema = z.looseObject({
       failure: z.string().nullable(),
       objective: z.looseObject({ best: z.number().nullable(), final: z.number().nullable() }).nullable(),
       findings_count: z.number().int(),
+      top_findings: z.array(z.looseObject({ id: z.string(), title: z.string(), severity: SeveritySchema })).default([]),
     }),
   ),
   findings: z.array(FindingSchema),
@@ -170,3 +171,11 @@ export const CompareResponseSchema = z.looseObject({
   error_messages: z.record(z.string(), z.string()),
 });
 export type CompareResponseBody = z.infer<typeof CompareResponseSchema>;
+
+/**
+ * A run's own finding that a comparison shows in every format: high or worse, or a run still improving at its last
+ * evaluation (its score understates its configuration, so the ranking may not hold).
+ */
+export function shownPerRun(f: { id: string; severity: Severity }): boolean {
+  return severityRank(f.severity) <= severityRank("high") || f.id === "training.still_improving";
+}

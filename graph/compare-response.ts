@@ -4,9 +4,9 @@ import type { BaselineComparison } from "../nodes/experiment/detectors/regressio
 import type { NoiseModel } from "../nodes/experiment/model.js";
 import type { Objective } from "../nodes/experiment/objective.js";
 import type { ExperimentStateValue } from "./experiment-state.js";
-import type { Finding, Recommendation } from "../domain/result.js";
+import { type Finding, type Recommendation, shownPerRun } from "../domain/result.js";
 
-/** Per-run findings listed in a run's entry; the rest are counted (and grouped across runs in `findings`). */
+/** Per-run findings listed in a run's entry besides those always shown; the rest are counted (and grouped across runs in `findings`). */
 const TOP_FINDINGS = 3;
 
 /** One run in the comparison's response. */
@@ -59,7 +59,7 @@ export function assembleCompareResponse(state: ExperimentStateValue, agent: stri
         objective: m ? { best: minimize ? m.min : m.max, best_step: minimize ? m.minStep : m.maxStep, final: m.final, last_step: m.lastStep, noise: m.noise } : null,
         summary: d.summary,
         findings_count: d.findings.length,
-        top_findings: d.findings.slice(0, TOP_FINDINGS),
+        top_findings: d.findings.filter((f, i) => i < TOP_FINDINGS || shownPerRun(f)),
         error_messages: d.errors,
         curve: m ? m.curve : null,
       };

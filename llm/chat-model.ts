@@ -2,8 +2,8 @@ import type { BaseCache } from "@langchain/core/caches";
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { AsyncCaller } from "@langchain/core/utils/async_caller";
-import { ChatOpenAI, type ChatOpenAICallOptions } from "@langchain/openai";
-import type { LlmConfig } from "./config.js";
+import { ChatOpenAI, type ChatOpenAICallOptions, ChatOpenAICompletions, type OpenAIClient, wrapOpenAIClientError } from "@langchain/openai";
+import { type LlmConfig, OPENAI_BASE_URL } from "./config.js";
 import { httpFetch } from "./http-fetch.js";
 import { isOutputError } from "./structured.js";
 
@@ -23,7 +23,6 @@ export interface ChatModelOptions {
 
 /** Sent when no key is configured: local OpenAI-compatible servers accept any, and the SDK never reads OPENAI_API_KEY. */
 const NO_API_KEY = "not-set";
-const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
 /** Exposes the default caller's failed-attempt rule (4xx never, 429 per Retry-After, abort never) for reuse. */
 class DefaultRetryRule extends AsyncCaller {
@@ -40,6 +39,30 @@ const retryTransient = new DefaultRetryRule({}).rule;
 export function onFailedAttempt(error: unknown): void {
   if (isOutputError(error)) throw error;
   retryTransient?.(error);
+}
+
+/**
+ * Chat completions sent with the SDK's `create`, never its `parse`: ChatOpenAI calls `parse` for a json_schema
+ * response format, which throws on any reply that is not bare JSON, before the structured call can take the JSON
+ * out of a fence or prose around it (llm/reply-json.ts) and validate it with the schema (llm/structured.ts).
+ */
+class ServiceCompletions extends ChatOpenAICompletions {
+  override async completionWithRetry(request: OpenAIClient.Chat.ChatCompletionCreateParamsStreaming, requestOptions?: OpenAIClient.RequestOptions): Promise<AsyncIterable<OpenAIClient.Chat.Completions.ChatCompletionChunk>>;
+  override async completionWithRetry(request: OpenAIClient.Chat.ChatCompletionCreateParamsNonStreaming, requestOptions?: OpenAIClient.RequestOptions): Promise<OpenAIClient.Chat.Completions.ChatCompletion>;
+  override async completionWithRetry(
+    request: OpenAIClient.Chat.ChatCompletionCreateParams,
+    requestOptions?: OpenAIClient.RequestOptions,
+  ): Promise<AsyncIterable<OpenAIClient.Chat.Completions.ChatCompletionChunk> | OpenAIClient.Chat.Completions.ChatCompletion> {
+    const { maxRetries, ...sdkOptions } = (requestOptions ?? {}) as OpenAIClient.RequestOptions & { maxRetries?: number };
+    const clientOptions = this._getClientOptions(sdkOptions);
+    return this.caller.callWithOptions({ maxRetries }, async () => {
+      try {
+        return await this.client.chat.completions.create(request, clientOptions);
+      } catch (e) {
+        throw wrapOpenAIClientError(e);
+      }
+    });
+  }
 }
 
 /**
@@ -93,7 +116,7 @@ class ServiceChatModel extends ChatOpenAI {
 export function createChatModel(config: LlmConfig, options: ChatModelOptions): ChatOpenAI {
   if (!Number.isInteger(options.maxRetries) || options.maxRetries < 0) throw new RangeError(`maxRetries must be an integer ≥ 0, got ${options.maxRetries}`);
   if (!(options.timeoutMs > 0)) throw new RangeError(`timeoutMs must be > 0, got ${options.timeoutMs}`);
-  return new ServiceChatModel({
+  const fields = {
     model: config.modelName,
     apiKey: config.apiKey ?? NO_API_KEY,
     temperature: config.temperature,
@@ -108,5 +131,6 @@ export function createChatModel(config: LlmConfig, options: ChatModelOptions): C
       baseURL: config.baseUrl ?? OPENAI_BASE_URL,
       fetch: options.fetch ?? httpFetch,
     },
-  });
+  };
+  return new ServiceChatModel({ ...fields, completions: new ServiceCompletions(fields) });
 }

@@ -13,6 +13,9 @@ export const LlmConfigSchema = z.object({
 });
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 
+/** Where calls go without SERVICE_LLM_BASE_URL. */
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
 /** Documented defaults (spec §2.3 table); loading from the environment does not apply them (rule 1). */
 export const LLM_DEFAULTS = { temperature: 0.7, maxTokens: 8000, cache: true, trackUsage: true } as const;
 

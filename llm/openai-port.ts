@@ -7,7 +7,7 @@ import { AGENT_NAMES } from "../domain/result.js";
 import { advicePrompt } from "../nodes/advise/prompt.js";
 import { summaryPrompt } from "../nodes/integrate/prompt.js";
 import { LruLlmCache } from "./cache.js";
-import type { LlmConfig } from "./config.js";
+import { type LlmConfig, OPENAI_BASE_URL } from "./config.js";
 import type { ChatModelOptions } from "./chat-model.js";
 import { type LlmLoggingSetup, setUpLlmLogging } from "./logging.js";
 import { adviceTexts, reviewTexts, summaryTexts } from "./grounding/answer-texts.js";
@@ -22,7 +22,8 @@ import type { ChatMessage, Prompt } from "./prompt-kit.js";
 import { ANALYZER_PROMPTS, reviewPrompt } from "./review-prompt.js";
 import { applyReview } from "./review.js";
 import { type AdviceOutput, AdviceSchema, type AgentReviewOutput, AgentReviewSchema, CrossSummarySchema, SCHEMA_NAMES } from "./schemas.js";
-import { invokeStructured, LlmOutputError } from "./structured.js";
+import { invokeStructured, LlmOutputError, type StructuredOptions } from "./structured.js";
+import { endpointKey, type StructuredOutputSetting, structuredModes } from "./structured-mode.js";
 import { USAGE_AGENT_KEY, UsageCollector } from "./usage.js";
 
 export interface LlmPortOptions {
@@ -30,6 +31,8 @@ export interface LlmPortOptions {
   timeoutMs: number;
   /** SERVICE_LLM_MAX_RETRIES: the client's retries per call. */
   maxRetries: number;
+  /** SERVICE_LLM_STRUCTURED_OUTPUT: how structured answers are asked for (`auto` by default). */
+  structuredOutput?: StructuredOutputSetting;
   logger: Logger;
   /** The response cache when config.cache is on; a fresh bounded LRU by default. */
   cache?: LruLlmCache;
@@ -72,6 +75,8 @@ export class OpenAiLlmPort implements LlmPort {
   /** null when config.cache is off. */
   readonly cache: LruLlmCache | null;
   private readonly modelOptions: ChatModelOptions;
+  /** How the structured calls ask this endpoint (llm/structured.ts). */
+  private readonly structured: StructuredOptions;
   private model: Promise<ChatOpenAI> | null = null;
   /** What each prompt showed the model, for the grounding pass: built from the prompt's values, once per prompt. */
   private readonly evidence = new EvidenceCache();
@@ -85,6 +90,7 @@ export class OpenAiLlmPort implements LlmPort {
       callbacks: setUpLlmLogging(options.logger, options.loggingSetup, options.print),
       fetch: options.fetch,
     };
+    this.structured = { setting: options.structuredOutput ?? "auto", endpoint: endpointKey(config.baseUrl ?? OPENAI_BASE_URL, config.modelName) };
   }
 
   /**
@@ -104,7 +110,7 @@ export class OpenAiLlmPort implements LlmPort {
     const entry = ANALYZER_PROMPTS[req.agentName];
     if (!entry) throw new Error(`no review prompt for agent "${req.agentName}"`);
     const prompt = reviewPrompt(entry.prompt, req);
-    const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AgentReviewSchema, SCHEMA_NAMES.review, m, callConfig(config, req.agentName));
+    const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AgentReviewSchema, SCHEMA_NAMES.review, m, callConfig(config, req.agentName), this.structured);
     const out = await this.grounded(req.agentName, config, prompt, () => answerInLanguage(ask, prompt.messages, req.language, reviewTexts), (answer, evidence, tally) =>
       groundReview(answer, evidence, tally),
     );
@@ -113,7 +119,7 @@ export class OpenAiLlmPort implements LlmPort {
 
   async summarize(req: SummaryRequest, config: LangGraphRunnableConfig): Promise<string> {
     const prompt = summaryPrompt(req);
-    const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), CrossSummarySchema, SCHEMA_NAMES.summary, m, callConfig(config, AGENT_NAMES.integrate));
+    const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), CrossSummarySchema, SCHEMA_NAMES.summary, m, callConfig(config, AGENT_NAMES.integrate), this.structured);
     const summary = await this.grounded(AGENT_NAMES.integrate, config, prompt, () => answerInLanguage(ask, prompt.messages, req.language, summaryTexts), (answer, evidence, tally) =>
       groundSummary(answer.summary, evidence, tally),
     );
@@ -122,7 +128,7 @@ export class OpenAiLlmPort implements LlmPort {
 
   async advise(req: AdviceRequest, config: LangGraphRunnableConfig): Promise<AdviceResult> {
     const prompt = advicePrompt(req);
-    const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AdviceSchema, SCHEMA_NAMES.advice, m, callConfig(config, AGENT_NAMES.advise));
+    const ask = async (m: readonly ChatMessage[]) => invokeStructured(await this.chatModel(), AdviceSchema, SCHEMA_NAMES.advice, m, callConfig(config, AGENT_NAMES.advise), this.structured);
     const out = await this.grounded(AGENT_NAMES.advise, config, prompt, () => answerInLanguage(ask, prompt.messages, req.language, adviceTexts), (answer, evidence, tally) =>
       groundAdvice(answer, req.recommendations.length, evidence, tally),
     );
@@ -185,7 +191,14 @@ export class OpenAiLlmPort implements LlmPort {
   }
 
   describe(language: Language): Record<string, unknown> {
-    return { mode: "llm", model: this.config.modelName, language: language.code, cache: this.config.cache, track_usage: this.config.trackUsage };
+    return {
+      mode: "llm",
+      model: this.config.modelName,
+      language: language.code,
+      cache: this.config.cache,
+      track_usage: this.config.trackUsage,
+      structured_output: this.structured.setting === "auto" ? `auto (${structuredModes.current(this.structured.endpoint)})` : this.structured.setting,
+    };
   }
 }
 

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { removeOwnWorkspaces, sweepStaleWorkspaces } from "../artifacts/workspace.js";
 import { readRawEnv } from "../config/env.js";
 import { createApp } from "./app.js";
+import { startIdleMemoryRelease } from "./idle-memory.js";
 import { applyConnectionTimeouts } from "./intake.js";
 import { createServiceRuntime } from "./runtime.js";
 
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
   await once(server, "listening");
   const address = server.address();
   logger.info("listening", { port: typeof address === "object" && address ? address.port : settings.PORT, host: settings.HOST });
+  // Its baseline is the resident set now, just after start (docs/deployment.md, "Memory given back").
+  startIdleMemoryRelease({ idle: () => admission.open === 0 && admission.inFlight === 0, logger });
   // After listen, so start-up stays short; before most first requests, so no model call's time-out pays for it.
   runtime.llm?.loadClient().catch((err: Error) => logger.warn("could not load the language model client; model calls will fail", { error: err.message }));
 

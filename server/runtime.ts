@@ -59,6 +59,7 @@ export function createServiceRuntime(raw: RawEnv, overrides: RuntimeOverrides = 
   const port = overrides.llm !== undefined ? null : createLlmPort(llmConfig, {
     timeoutMs: settings.SERVICE_LLM_TIMEOUT_MS,
     maxRetries: settings.SERVICE_LLM_MAX_RETRIES,
+    structuredOutput: settings.SERVICE_LLM_STRUCTURED_OUTPUT,
     logger,
     ...(shared.llm && { cache: new LruLlmCache({ store: shared.llm }) }),
   });

@@ -9,6 +9,8 @@ const IDLE_TIMEOUT_MS = 60_000;
 export const POOL_THREADS = availableParallelism();
 
 let pool: Piscina | null = null;
+/** Tasks sent and not yet settled, so an idle pool can be closed without cutting one short. */
+let running = 0;
 
 /**
  * The process's one pool, one thread per core, started on first use (idle threads do not keep the process alive).
@@ -33,6 +35,24 @@ export interface RunOptions {
 }
 
 /** Runs a named task of workers/tasks.ts on a worker thread, off the event loop. */
-export function runTask<N extends TaskName>(task: N, payload: TaskPayload<N>, options: RunOptions = {}): Promise<TaskResult<N>> {
-  return sharedPool().run({ task, payload }, { transferList: options.transfer, signal: options.signal });
+export async function runTask<N extends TaskName>(task: N, payload: TaskPayload<N>, options: RunOptions = {}): Promise<TaskResult<N>> {
+  running++;
+  try {
+    return await sharedPool().run({ task, payload }, { transferList: options.transfer, signal: options.signal });
+  } finally {
+    running--;
+  }
+}
+
+/**
+ * Ends the pool's threads when no task is running: each thread is a V8 isolate of its own whose heap keeps what a
+ * large task left (tens to hundreds of MB) until the thread ends. The next task starts a new pool. Returns whether
+ * threads were ended.
+ */
+export function releaseIdlePool(): boolean {
+  if (!pool || running > 0 || pool.threads.length === 0) return false;
+  const idle = pool;
+  pool = null;
+  void idle.destroy();
+  return true;
 }

@@ -43,14 +43,16 @@ export interface RunningService {
 }
 
 /**
- * The node flags of `npm start`, read from package.json's start script, so that a service the bench runs under
- * plain node gets exactly the production flags, set in one place (none copied here).
+ * The node flags and environment defaults of `npm start`, read from package.json's start script (`NAME=${NAME:-value}
+ * … node [--flags] dist/server/main.js`), so that a service the bench runs under plain node gets exactly the
+ * production flags and malloc settings, set in one place (none copied here).
  */
-function startNodeFlags(): string[] {
+function startCommand(): { flags: string[]; env: Record<string, string> } {
   const start = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: { start?: string } }).scripts?.start ?? "";
-  const match = /^node((?:\s+--\S+)*)\s+dist\/server\/main\.js$/.exec(start.trim());
-  if (!match) throw new Error(`package.json's start script is not "node [--flags] dist/server/main.js": ${start}`);
-  return match[1]!.split(/\s+/).filter(Boolean);
+  const match = /^((?:[A-Z_]+=\$\{[A-Z_]+:-[^}\s]*\}\s+)*)node((?:\s+--\S+)*)\s+dist\/server\/main\.js$/.exec(start.trim());
+  if (!match) throw new Error(`package.json's start script is not "[NAME=\${NAME:-value} …] node [--flags] dist/server/main.js": ${start}`);
+  const env = Object.fromEntries([...match[1]!.matchAll(/([A-Z_]+)=\$\{[A-Z_]+:-([^}\s]*)\}/g)].map((m) => [m[1]!, m[2]!]));
+  return { flags: match[2]!.split(/\s+/).filter(Boolean), env };
 }
 
 let built = false;
@@ -105,13 +107,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const port = await freePort();
   const logFile = join(OUT_DIR, `${options.name}.log`);
   const command = options.launcher === "tsx" ? TSX : process.execPath;
-  // Plain node runs with the flags of `npm start` (source maps on: their maps are read at load).
-  const nodeFlags = options.launcher === "tsx" ? [] : startNodeFlags();
+  // Plain node runs with the flags and environment defaults of `npm start` (source maps on: their maps are read at load).
+  const start = options.launcher === "tsx" ? { flags: [], env: {} } : startCommand();
+  const nodeFlags = start.flags;
   const args = [...nodeFlags, options.entry ?? "dist/server/main.js", ...(options.portArgument ? [String(port)] : []), ...(options.args ?? [])];
   const started = performance.now();
   const tracked = spawnTracked(command, args, {
     cwd: ROOT,
-    env: childEnv({ ...options.env, PORT: String(port), HOST: "127.0.0.1" }),
+    env: childEnv({ ...start.env, ...options.env, PORT: String(port), HOST: "127.0.0.1" }),
     logFile,
   });
   const url = `http://127.0.0.1:${port}`;

@@ -1,4 +1,4 @@
-import type { CompareResponseBody } from "../../domain/result.js";
+import { type CompareResponseBody, type Severity, shownPerRun } from "../../domain/result.js";
 import type { Palette } from "./colour.js";
 
 /** Runs listed by name in a verdict line, at most. */
@@ -22,6 +22,11 @@ function verdictLines(r: CompareResponseBody): string[] | null {
   return [`Regression against the baseline ${b.baseline}:`, ...regressed.map((c) => `  ${names(c.runs)}: ${c.reasons.join("; ")}`)];
 }
 
+/** Each run's own findings that every format shows (high or worse, still improving): run, severity, title, id. */
+function runFindings(r: CompareResponseBody): Array<{ run: string; severity: Severity; title: string; id: string }> {
+  return r.runs.flatMap((run) => run.top_findings.filter(shownPerRun).map((f) => ({ run: run.name, severity: f.severity, title: f.title, id: f.id })));
+}
+
 /** The terminal report of a comparison: headline, verdict against the baseline, summary, findings, what to do. */
 export function renderCompareText(r: CompareResponseBody, p: Palette): string {
   const out = [p.bold(headline(r))];
@@ -31,6 +36,11 @@ export function renderCompareText(r: CompareResponseBody, p: Palette): string {
   if (r.findings.length) {
     out.push("", p.bold("Findings"));
     for (const f of r.findings) out.push(`  ${p.severity(f.severity, f.severity.toUpperCase().padEnd(8))} ${p.bold(f.title)} ${p.dim(`[${f.id}]`)}`, `           ${f.description}`);
+  }
+  const perRun = runFindings(r);
+  if (perRun.length) {
+    out.push("", p.bold("Runs' own findings"));
+    for (const f of perRun) out.push(`  ${p.severity(f.severity, f.severity.toUpperCase().padEnd(8))} ${f.run}: ${f.title} ${p.dim(`[${f.id}]`)}`);
   }
   if (r.recommendations.length) {
     out.push("", p.bold("What to do"));
@@ -51,6 +61,8 @@ export function renderCompareMarkdown(r: CompareResponseBody): string {
     out.push("", "| Severity | Finding | Details |", "|---|---|---|");
     for (const f of r.findings) out.push(`| ${f.severity} | ${f.title} (\`${f.id}\`) | ${f.description.replace(/\|/g, "\\|")} |`);
   }
+  const perRun = runFindings(r);
+  if (perRun.length) out.push("", "### Runs' own findings", "", "| Run | Severity | Finding |", "|---|---|---|", ...perRun.map((f) => `| ${f.run.replace(/\|/g, "\\|")} | ${f.severity} | ${f.title.replace(/\|/g, "\\|")} (\`${f.id}\`) |`));
   if (r.recommendations.length) out.push("", "### What to do", ...r.recommendations.slice(0, TOP_RECOMMENDATIONS).map((rec, i) => `${i + 1}. ${rec.action}`));
   if (r.citations.length) out.push("", `Sources: ${r.citations.map((c) => `[${c.title}](${c.url})`).join(", ")}`);
   return `${out.join("\n")}\n`;

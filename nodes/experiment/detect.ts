@@ -4,7 +4,7 @@ import { detectBoundaryOptimum } from "./detectors/boundary.js";
 import { detectFailedRuns } from "./detectors/failed-runs.js";
 import { detectPick } from "./detectors/pick.js";
 import { type BaselineComparison, compareWithBaseline, detectRegression } from "./detectors/regression.js";
-import { detectNoSeedReplicates } from "./detectors/seed-replicates.js";
+import { detectDeterministicSeeds, detectNoSeedReplicates } from "./detectors/seed-replicates.js";
 import { detectSensitivity } from "./detectors/sensitivity.js";
 import { detectSharedRunFindings } from "./detectors/shared-findings.js";
 import { detectWithinNoise } from "./detectors/within-noise.js";
@@ -20,6 +20,7 @@ export function detectExperimentFindings(e: Experiment): { findings: Finding[]; 
     ...detectBoundaryOptimum(e),
     ...detectSensitivity(e),
     ...detectNoSeedReplicates(e),
+    ...detectDeterministicSeeds(e),
     ...detectSharedRunFindings(e),
     ...detectPick(e),
   ];

@@ -2,6 +2,7 @@ import { severityRank } from "../../domain/result.js";
 import type { RunDigest } from "./digest.js";
 import { type Objective, objectiveSummary } from "./objective.js";
 import type { MetricSummary } from "./reduce.js";
+import { tQuantile } from "./stats.js";
 
 /** One run as the cross-run detectors see it. */
 export interface ExperimentRun {
@@ -31,9 +32,16 @@ export interface ConfigGroup {
   scored: ExperimentRun[];
   /** Mean score of the scored runs (null when none). */
   mean: number | null;
+  /** Sample standard deviation of the scores over the group's seeds (null with fewer than 2 scored runs). */
+  spread: number | null;
+  /** Replicates whose scores agree to float rounding: the training is deterministic, the seed changed nothing. */
+  deterministic: boolean;
 }
 
-/** How large a difference between two configurations must be to be more than chance. */
+/**
+ * The sweep's noise as a summary (pooled over the configurations repeated with seeds that vary): what the report
+ * states and the boundary rule's scale. Each comparison of two configurations uses `pairNoise` instead.
+ */
 export interface NoiseModel {
   /** σ of one run's score. */
   sigma: number;
@@ -44,6 +52,19 @@ export interface NoiseModel {
   /** Configurations repeated with several seeds, and the runs in them. */
   replicatedConfigs: number;
   replicatedRuns: number;
+  /** Repeated configurations whose seeds gave the same score to float rounding (left out of σ). */
+  deterministicConfigs: number;
+}
+
+/** The noise of one difference between two configuration means. */
+export interface PairNoise {
+  /** Standard error of the difference of the two means. */
+  se: number;
+  /** Welch–Satterthwaite degrees of freedom (Infinity for curve noise). */
+  df: number;
+  source: "seeds" | "curves";
+  /** σ of one run's score this stands for: se / √(1/n₁ + 1/n₂). */
+  sigma: number;
 }
 
 export interface Experiment {
@@ -93,23 +114,66 @@ export function worseBy(o: Objective, candidate: number, reference: number): num
   return o.direction === "minimize" ? candidate - reference : reference - candidate;
 }
 
+/**
+ * A spread this small against the score is float rounding, not seed noise: bit-identical runs averaged in a
+ * different order differ by ~1e-16 relative; any real seed effect is many orders above it.
+ */
+const ROUNDING = 1e-9;
+
+/** The mean square of the runs' own evaluation noise: the stand-in for seed noise when seeds give none. */
+function curveVariance(runs: readonly ExperimentRun[]): number {
+  return runs.length ? runs.reduce((s, r) => s + r.noise ** 2, 0) / runs.length : 0;
+}
+
 function noiseModel(groups: readonly ConfigGroup[], runs: readonly ExperimentRun[]): NoiseModel {
   let ss = 0;
   let df = 0;
   let replicatedConfigs = 0;
   let replicatedRuns = 0;
+  let deterministicConfigs = 0;
   for (const g of groups) {
-    if (g.scored.length < 2 || g.mean === null) continue;
+    if (g.spread === null || g.mean === null) continue;
+    if (g.deterministic) {
+      deterministicConfigs++;
+      continue;
+    }
     replicatedConfigs++;
     replicatedRuns += g.scored.length;
-    for (const r of g.scored) ss += (r.score! - g.mean) ** 2;
+    ss += g.spread ** 2 * (g.scored.length - 1);
     df += g.scored.length - 1;
   }
-  if (df > 0 && ss > 0) return { sigma: Math.sqrt(ss / df), df, source: "seeds", replicatedConfigs, replicatedRuns };
-  // No replicate: a run's own evaluation-to-evaluation spread stands for its seed-to-seed spread (docs/experiments.md).
-  const scored = runs.filter((r) => r.score !== null);
-  const sigma = scored.length ? Math.sqrt(scored.reduce((s, r) => s + r.noise ** 2, 0) / scored.length) : 0;
-  return { sigma, df: Number.POSITIVE_INFINITY, source: "curves", replicatedConfigs, replicatedRuns };
+  if (df > 0 && ss > 0) return { sigma: Math.sqrt(ss / df), df, source: "seeds", replicatedConfigs, replicatedRuns, deterministicConfigs };
+  // No replicate that varies: a run's own evaluation-to-evaluation spread stands for its seed-to-seed spread (docs/experiments.md).
+  const sigma = Math.sqrt(curveVariance(runs.filter((r) => r.score !== null)));
+  return { sigma, df: Number.POSITIVE_INFINITY, source: "curves", replicatedConfigs, replicatedRuns, deterministicConfigs };
+}
+
+/** A group's own seed variance and its degrees of freedom, or null (one run, or deterministic replicates). */
+function seedVariance(g: ConfigGroup): { v: number; df: number } | null {
+  return g.spread === null || g.deterministic ? null : { v: g.spread ** 2, df: g.scored.length - 1 };
+}
+
+/**
+ * The noise of the difference between two configurations' means, from those two configurations only (Welch):
+ * both repeated with seeds that vary → se² = s₁²/n₁ + s₂²/n₂ with Welch–Satterthwaite df; one of them → its
+ * variance stands for both, with its df; neither (single runs, deterministic seeds) → the runs' own curve noise.
+ */
+export function pairNoise(a: ConfigGroup, b: ConfigGroup): PairNoise {
+  const na = Math.max(1, a.scored.length);
+  const nb = Math.max(1, b.scored.length);
+  const both = Math.sqrt(1 / na + 1 / nb);
+  const va = seedVariance(a);
+  const vb = seedVariance(b);
+  if (va && vb) {
+    const [ta, tb] = [va.v / na, vb.v / nb];
+    const se = Math.sqrt(ta + tb);
+    const denominator = ta ** 2 / va.df + tb ** 2 / vb.df;
+    return { se, df: denominator > 0 ? (ta + tb) ** 2 / denominator : va.df + vb.df, source: "seeds", sigma: se / both };
+  }
+  const one = va ?? vb;
+  if (one) return { se: Math.sqrt(one.v) * both, df: one.df, source: "seeds", sigma: Math.sqrt(one.v) };
+  const se = Math.sqrt(curveVariance(a.scored) / na + curveVariance(b.scored) / nb);
+  return { se, df: Number.POSITIVE_INFINITY, source: "curves", sigma: se / both };
 }
 
 /** Builds the cross-run view: each run's score and failure, configuration groups and the noise between seeds. */
@@ -139,12 +203,16 @@ export function buildExperiment(digests: readonly RunDigest[], objective: Object
   for (const r of runs) byConfig.set(r.config, [...(byConfig.get(r.config) ?? []), r]);
   const groups: ConfigGroup[] = [...byConfig].map(([config, members]) => {
     const scored = members.filter((r) => r.score !== null);
+    const mean = scored.length ? scored.reduce((s, r) => s + r.score!, 0) / scored.length : null;
+    const spread = mean !== null && scored.length > 1 ? Math.sqrt(scored.reduce((s, r) => s + (r.score! - mean) ** 2, 0) / (scored.length - 1)) : null;
     return {
       config,
       params: Object.fromEntries(swept.flatMap((p) => (members[0]!.params[p] === undefined ? [] : [[p, members[0]!.params[p]!]]))),
       runs: members,
       scored,
-      mean: scored.length ? scored.reduce((s, r) => s + r.score!, 0) / scored.length : null,
+      mean,
+      spread,
+      deterministic: spread !== null && spread <= ROUNDING * Math.max(Math.abs(mean!), Number.MIN_VALUE),
     };
   });
   return { objective, runs, groups, swept, seedParams, noise: noiseModel(groups, runs), baseline };
@@ -156,9 +224,14 @@ export function groupOf(e: Experiment, run: string): ConfigGroup | undefined {
   return r && e.groups.find((g) => g.config === r.config);
 }
 
-/** The smallest difference between two configuration means (groups of `na` and `nb` runs) beyond noise, for a t or normal `quantile`. */
-export function criticalDifference(noise: NoiseModel, na: number, nb: number, quantile: number): number {
-  return quantile * noise.sigma * Math.sqrt(1 / na + 1 / nb);
+/** The smallest difference between two configuration means beyond noise at one-sided level `p` (t with the pair's df). */
+export function criticalDifference(noise: PairNoise, p: number): number {
+  return noise.se === 0 ? 0 : tQuantile(p, Math.max(1, noise.df)) * noise.se;
+}
+
+/** "σ = 0.01 from these configurations' seeds, df 3.2": where one comparison's noise came from. */
+export function describePairNoise(n: PairNoise): string {
+  return n.source === "seeds" ? `σ = ${fmt(n.sigma)} from these configurations' seeds, df ${fmt(n.df)}` : `σ = ${fmt(n.sigma)} from the runs' own curves`;
 }
 
 /** "lr=0.003, batch_size=64": a configuration named by its parameters. */

@@ -16,13 +16,21 @@ export function normalQuantile(p: number): number {
 }
 
 /**
- * Quantile of Student's t with `df` degrees of freedom: exact for 1 and 2, the Cornish–Fisher expansion
- * (Abramowitz & Stegun 26.7.5) above, the normal quantile for an infinite df.
+ * Quantile of Student's t with `df` degrees of freedom: exact for 1 and 2, interpolated between them and 3, the
+ * Cornish–Fisher expansion (Abramowitz & Stegun 26.7.5) from 3, the normal quantile for an infinite df.
  */
 export function tQuantile(p: number, df: number): number {
   if (!(df > 0)) throw new RangeError(`tQuantile needs df > 0, got ${df}`);
   if (df === 1) return Math.tan(Math.PI * (p - 0.5));
   if (df === 2) return (2 * p - 1) / Math.sqrt(2 * p * (1 - p));
+  if (df < 3) {
+    // A Welch df between 1 and 3: linear in 1/df between the neighbouring whole df, where the expansion is poor.
+    // The quantile is convex in 1/df, so this errs a little on the large (conservative) side.
+    const lo = Math.floor(df);
+    const hi = lo + 1;
+    const w = (1 / df - 1 / hi) / (1 / lo - 1 / hi);
+    return w * tQuantile(p, lo) + (1 - w) * tQuantile(p, hi);
+  }
   const z = normalQuantile(p);
   if (!Number.isFinite(df)) return z;
   const g1 = (z ** 3 + z) / 4;

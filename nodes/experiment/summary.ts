@@ -9,7 +9,7 @@ export function experimentSummary(e: Experiment, findings: readonly Finding[], c
   const parts = [
     `${e.runs.length} run(s) in ${e.groups.length} configuration(s) compared on ${o.metric} (${o.direction}${o.inferred ? ", inferred from the metric names" : ""})` +
       `${e.swept.length ? `, sweeping ${e.swept.join(", ")}` : ""}${failed ? `; ${failed} failed` : ""}.`,
-    `Noise between runs: σ = ${fmt(e.noise.sigma)} (${e.noise.source === "seeds" ? `from ${e.noise.replicatedConfigs} configuration(s) repeated with several seeds` : "from the runs' own curves: no configuration was repeated"}).`,
+    `Noise between runs: σ = ${fmt(e.noise.sigma)} (${e.noise.source === "seeds" ? `from ${e.noise.replicatedConfigs} configuration(s) repeated with several seeds` : e.noise.deterministicConfigs ? "from the runs' own curves: the seed replicates are identical, training is deterministic" : "from the runs' own curves: no configuration was repeated"}); each comparison uses the noise of its two configurations.`,
   ];
   if (comparison) {
     const regressed = comparison.candidates.filter((c) => c.regression);

@@ -14,6 +14,8 @@ export interface ChatRequestBody {
   model: string;
   messages: Array<{ role: string; content: string }>;
   response_format?: { type: string; json_schema?: { name: string; strict?: boolean; schema: Record<string, unknown> } };
+  tools?: Array<{ type: string; function: { name: string; parameters: Record<string, unknown> } }>;
+  tool_choice?: unknown;
   temperature?: number;
   max_tokens?: number;
   stream?: boolean;
@@ -24,6 +26,8 @@ export interface ChatRequestBody {
 export interface FakeReply {
   /** Text for `message.content` (JSON text for structured output; anything for malformed output). */
   content?: string;
+  /** Answer with this function call (its arguments as JSON text) instead of content. */
+  toolCall?: { name: string; arguments: string };
   /** Answer with this HTTP status and an OpenAI-style error body instead. */
   status?: number;
   /** Wait this long before answering (an aborted client stops the wait). */
@@ -102,14 +106,17 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAI> {
       return;
     }
     const content = reply.content ?? "";
+    const message = reply.toolCall
+      ? { role: "assistant", content: null, tool_calls: [{ id: `call_${index}`, type: "function", function: reply.toolCall }] }
+      : { role: "assistant", content };
     res.writeHead(200, { "content-type": "application/json" }).end(
       JSON.stringify({
         id: `chatcmpl-${index}`,
         object: "chat.completion",
         created: 1_700_000_000,
         model: body.model,
-        usage: fakeUsage(body, content),
-        choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content } }],
+        usage: fakeUsage(body, reply.toolCall?.arguments ?? content),
+        choices: [{ index: 0, finish_reason: reply.toolCall ? "tool_calls" : "stop", message }],
       }),
     );
   });
@@ -145,6 +152,43 @@ export function requestLanguage(body: ChatRequestBody): { name: string; code: st
   const system = body.messages.find((m) => m.role === "system")?.content ?? "";
   const match = /Write every text value in (.+?) \(language code ([^)]+)\)/.exec(system);
   return match ? { name: match[1]!, code: match[2]! } : null;
+}
+
+/**
+ * The schema a request asks for, however it asks: `response_format: json_schema`, a forced function call, or the
+ * instruction of JSON mode and the prompt-only mode ("…matches the JSON schema "agent_review": {…}").
+ */
+export function schemaAskedFor(body: ChatRequestBody): string | undefined {
+  const named = body.response_format?.json_schema?.name ?? body.tools?.[0]?.function.name;
+  if (named) return named;
+  const system = body.messages.find((m) => m.role === "system")?.content ?? "";
+  return /matches the JSON schema "([a-z_]+)"/.exec(system)?.[1];
+}
+
+/** How a structured request asked: the mode of llm/structured-mode.ts the server saw. */
+export function modeOf(body: ChatRequestBody): "json_schema" | "tools" | "json_mode" | "prompt" {
+  if (body.response_format?.type === "json_schema") return "json_schema";
+  if (body.tools?.length) return "tools";
+  return body.response_format?.type === "json_object" ? "json_mode" : "prompt";
+}
+
+/**
+ * A server that takes only some modes (answering 400 for the others, as servers without json_schema do) and answers
+ * the well-behaved model's JSON in the way the mode asks: a function call in `tools` mode, content otherwise.
+ */
+export function quirkyServer(accepts: ReadonlyArray<ReturnType<typeof modeOf>>, answer: (body: ChatRequestBody) => FakeReply = modelAnswer): FakeScript {
+  return (body) => {
+    const mode = modeOf(body);
+    if (!accepts.includes(mode)) return { status: 400 };
+    const reply = answer(body);
+    return mode === "tools" && reply.content !== undefined ? { toolCall: { name: body.tools![0]!.function.name, arguments: reply.content } } : reply;
+  };
+}
+
+/** The well-behaved model's JSON, fenced in a Markdown block with prose around it, as many local models write it. */
+export function fencedAnswer(body: ChatRequestBody): FakeReply {
+  const reply = modelAnswer(body);
+  return reply.content === undefined ? reply : { content: `Sure! Here is the JSON you asked for:\n\n\`\`\`json\n${reply.content}\n\`\`\`\n\nLet me know if you need anything else.` };
 }
 
 /** A second attempt after an unusable reply carries the problem as a third message. */
@@ -268,7 +312,7 @@ export function phrasesFor(body: ChatRequestBody): Phrases {
  * states no number it was not given.
  */
 export function modelAnswer(body: ChatRequestBody): FakeReply {
-  const schema = body.response_format?.json_schema?.name;
+  const schema = schemaAskedFor(body);
   const input = requestInput(body);
   const agent = requestAgent(body);
   const tag = `[${requestLanguage(body)?.code ?? "??"}]`;

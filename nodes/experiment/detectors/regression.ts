@@ -1,8 +1,7 @@
 import type { Finding } from "../../../domain/result.js";
 import { severityRank } from "../../../domain/result.js";
 import { detectorFinding, scoreConfidence } from "../../findings.js";
-import { type ConfigGroup, criticalDifference, describeConfig, type Experiment, type ExperimentRun, fmt, groupOf, worseBy } from "../model.js";
-import { tQuantile } from "../stats.js";
+import { type ConfigGroup, criticalDifference, describeConfig, describePairNoise, type Experiment, type ExperimentRun, fmt, groupOf, pairNoise, worseBy } from "../model.js";
 
 /** One-sided 99 %: the CI gate fails a change only on a worsening this unlikely under seed noise alone. */
 const LEVEL = 0.99;
@@ -20,6 +19,8 @@ export interface CandidateComparison {
   worse_final: number | null;
   /** The smallest worsening that is more than seed noise at the one-sided 99 % level. */
   critical: number;
+  /** The noise of this comparison: from the candidate's and the baseline's runs only (Welch). */
+  noise: { sigma: number; df: number | null; source: "seeds" | "curves" };
   /** Steps the candidate and the baseline took to first reach the baseline's best level (within `critical`); null: never. */
   steps_to_baseline_level: number | null;
   baseline_steps_to_level: number | null;
@@ -60,7 +61,8 @@ function compareGroup(e: Experiment, base: ConfigGroup, g: ConfigGroup): Candida
   const best = g.mean;
   const final = meanOf(g.scored.map((r) => r.final));
   const baseFinal = meanOf(base.scored.map((r) => r.final));
-  const critical = criticalDifference(e.noise, Math.max(1, g.scored.length), Math.max(1, base.scored.length), tQuantile(LEVEL, e.noise.df));
+  const noise = pairNoise(g, base);
+  const critical = criticalDifference(noise, LEVEL);
   const worseBest = best !== null && base.mean !== null ? worseBy(e.objective, best, base.mean) : null;
   const worseFinal = final !== null && baseFinal !== null ? worseBy(e.objective, final, baseFinal) : null;
   const level = base.mean === null ? null : e.objective.direction === "minimize" ? base.mean + critical : base.mean - critical;
@@ -71,7 +73,7 @@ function compareGroup(e: Experiment, base: ConfigGroup, g: ConfigGroup): Candida
   if (base.mean !== null && g.scored.length === 0) reasons.push(`every run failed (${g.runs.map((r) => r.failure).join("; ").slice(0, 200)}) while the baseline finished`);
   // Both the best and the final level must be worse beyond noise: one alone is as often a lucky evaluation.
   if (worseBest !== null && worseFinal !== null && worseBest > critical && worseFinal > critical) {
-    reasons.push(`best ${e.objective.metric} ${fmt(best)} vs ${fmt(base.mean)} and final ${fmt(final)} vs ${fmt(baseFinal)}: worse by ${fmt(worseBest)} and ${fmt(worseFinal)}, both beyond the noise threshold ${fmt(critical)}`);
+    reasons.push(`best ${e.objective.metric} ${fmt(best)} vs ${fmt(base.mean)} and final ${fmt(final)} vs ${fmt(baseFinal)}: worse by ${fmt(worseBest)} and ${fmt(worseFinal)}, both beyond the noise threshold ${fmt(critical)} (${describePairNoise(noise)})`);
   }
   const stepsTo = level === null ? null : stepToReach(g.scored[0], level, e);
   const baseSteps = level === null ? null : stepToReach(base.scored[0], level, e);
@@ -87,6 +89,7 @@ function compareGroup(e: Experiment, base: ConfigGroup, g: ConfigGroup): Candida
     worse_best: worseBest,
     worse_final: worseFinal,
     critical,
+    noise: { sigma: noise.sigma, df: Number.isFinite(noise.df) ? noise.df : null, source: noise.source },
     steps_to_baseline_level: stepsTo,
     baseline_steps_to_level: baseSteps,
     new_findings: newFindings,
@@ -132,12 +135,12 @@ export function detectRegression(e: Experiment, comparison: BaselineComparison |
         text: `${c.runs.join(", ")}: ${c.reasons.join("; ")}.`,
         observed: c.worse_best === null ? null : Number(c.worse_best.toPrecision(6)),
         threshold: Number(c.critical.toPrecision(6)),
-        noise_estimate: Number(comparison.noise.sigma.toPrecision(6)),
+        noise_estimate: Number(c.noise.sigma.toPrecision(6)),
         n_points: c.runs.length + comparison.baseline_runs.length,
-        values: { candidate_best: c.best, baseline_best: comparison.baseline_best, candidate_final: c.final, baseline_final: comparison.baseline_final, noise_source: comparison.noise.source },
+        values: { candidate_best: c.best, baseline_best: comparison.baseline_best, candidate_final: c.final, baseline_final: comparison.baseline_final, noise_source: c.noise.source, df: c.noise.df },
       })),
       severity: allFailed ? "critical" : "high",
-      confidence: allFailed ? 0.9 : scoreConfidence({ strength: strongest, threshold: 1, points: e.runs.length, benignPossible: e.noise.source === "curves" }),
+      confidence: allFailed ? 0.9 : scoreConfidence({ strength: strongest, threshold: 1, points: e.runs.length, benignPossible: regressed.some((c) => c.noise.source === "curves") }),
       recommendation: {
         action: `Find what the regressing change does to ${e.objective.metric} before merging it; rerun it and the baseline with 3 seeds each if the gap is close to the threshold`,
         rationale: "The difference is larger than what seeds alone produce at the 99 % level, so it is most likely caused by the change.",

@@ -20,13 +20,14 @@ import { oscillation } from "./oscillation.js";
 import { overClipping } from "./over-clipping.js";
 import { overfitting } from "./overfitting.js";
 import { plateau } from "./plateau.js";
+import { stillImproving } from "./still-improving.js";
 import { suspiciousPerfection } from "./suspicious-perfection.js";
 import { trainValInversion } from "./train-val-inversion.js";
 import { truncatedLog } from "./truncated-log.js";
 import { underfitting } from "./underfitting.js";
 import { vanishingGradients } from "./vanishing-gradients.js";
 
-/** Every training-history detector, in catalog order (TH-01 … TH-22, the log's completeness, then log events). */
+/** Every training-history detector, in catalog order (TH-01 … TH-23, the log's completeness, then log events). */
 export const TRAINING_DETECTORS: readonly TrainingDetector[] = [
   nonfiniteLoss,
   divergence,
@@ -53,6 +54,7 @@ export const TRAINING_DETECTORS: readonly TrainingDetector[] = [
   lrSchedule,
   ampOverflow,
   evalCoverage,
+  stillImproving,
   truncatedLog,
   cudaOom,
   dataloaderErrors,

@@ -111,6 +111,8 @@ describe("regression rates at the generator's noise (1 % seed, 1 % per evaluatio
   it("with three seeds per configuration, still at most 2 % false regressions and more detections", () => {
     const rates = measureRegression(100, 0.05, { seeds: 3 });
     expect(rates.falseRegressionRate).toBeLessThanOrEqual(0.02);
-    expect(rates.detectionRate).toBeGreaterThanOrEqual(0.7);
+    // Welch judges each pair by its own 2 × 3 runs (df 2 to 4, not 4 pooled): 62 % here, the price of not
+    // letting other configurations' noise decide (docs/experiments.md).
+    expect(rates.detectionRate).toBeGreaterThanOrEqual(0.55);
   });
 });

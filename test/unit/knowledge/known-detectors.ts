@@ -22,6 +22,7 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "training.overfitting": "Overfitting. Validation loss bottomed at 0.55 at epoch 23 and rose to 1.18 by epoch 59 while training loss kept falling to 0.009.",
   "training.generalization_gap": "Large generalization gap. Final train accuracy 0.968 against validation accuracy 0.748.",
   "training.early_stop_opportunity": "Training ran long after the best epoch. The best validation loss was at epoch 23 of 60: 61% of the epochs came after it.",
+  "training.still_improving": "Still improving at the last evaluation: undertrained. The validation loss fell by 0.08 over the last 10 epochs, 6 times its evaluation noise.",
   "training.underfitting": "Underfitting. Train accuracy 0.31 stays within 5 points of the majority-class rate 0.29 with a small gap to validation.",
   "training.metric_frozen": "Validation accuracy frozen. val/acc stayed at 0.6900 for 25 evaluations, equal to a class prior.",
   "training.train_val_inversion": "Validation better than training. Validation loss is below training loss in 95% of epochs.",
@@ -119,6 +120,7 @@ export const KNOWN_FINDINGS: Record<string, string> = {
   "experiment.failed_runs": "Runs with lr >= 3e-3 failed. Every run with lr >= 3e-3 diverged to NaN and no run below it did.",
   "experiment.regression": "Worse than the baseline beyond seed noise. The candidate's best val/loss is 0.05 worse than main's, beyond the threshold 0.02.",
   "experiment.no_seed_replicates": "No configuration was repeated with another seed. The noise between runs is taken from each run's own curve.",
+  "experiment.deterministic_seeds": "Seed replicates are identical: training is deterministic. Three seeds of max_depth=4 all reached logloss 0.0921 exactly.",
   "experiment.shared_run_findings": "Per-run findings shared across runs. Overfitting in 14 of 20 runs.",
   "experiment.pick": "Pick lr3e-3-s2. It has the best val/loss 0.519, mean over 3 seeds 0.529.",
 };

@@ -138,7 +138,7 @@ describe("OpenAiLlmPort", () => {
 
   it("describes the model without the key", async () => {
     const port = await portOn(modelAnswer);
-    expect(port.describe(french)).toEqual({ mode: "llm", model: "fake-model", language: "fr", cache: true, track_usage: true });
+    expect(port.describe(french)).toEqual({ mode: "llm", model: "fake-model", language: "fr", cache: true, track_usage: true, structured_output: "auto (json_schema)" });
     expect(JSON.stringify(port.describe(french))).not.toContain("sk-test");
   });
 });

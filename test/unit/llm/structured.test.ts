@@ -5,7 +5,7 @@ import type { LlmConfig } from "../../../llm/config.js";
 import type { ChatMessages } from "../../../llm/prompt-kit.js";
 import { AdviceSchema, AgentReviewSchema, CrossSummarySchema } from "../../../llm/schemas.js";
 import { invokeStructured, LlmOutputError } from "../../../llm/structured.js";
-import { type FakeOpenAI, type FakeScript, startFakeOpenAI } from "../../support/fake-openai.js";
+import { type FakeOpenAI, type FakeScript, modeOf, startFakeOpenAI } from "../../support/fake-openai.js";
 
 const Verdict = z.object({ severity: z.enum(["high", "low"]), note: z.string().nullable() });
 const messages: ChatMessages = [
@@ -160,10 +160,10 @@ describe("invokeStructured against an OpenAI-compatible server", () => {
     expect(fake!.requests).toHaveLength(3);
   });
 
-  it("never retries a 400", async () => {
+  it("never retries a 400: each format is asked once (negotiation), then the 400 is the error", async () => {
     const model = await modelOn(() => ({ status: 400 }), { maxRetries: 2 });
     await expect(invokeStructured(model, Verdict, "verdict", messages, {})).rejects.toMatchObject({ status: 400 });
-    expect(fake!.requests).toHaveLength(1);
+    expect(fake!.requests.map((r) => modeOf(r.body))).toEqual(["json_schema", "tools", "json_mode", "prompt"]);
   });
 
   it("times out a slow answer after timeoutMs", async () => {
