@@ -1,15 +1,10 @@
 import type { GroundingReason } from "../../domain/grounding.js";
 import { type Severity, severityRank } from "../../domain/result.js";
 import type { GroundingEvidence } from "./evidence.js";
+import { citedIds, FINDING_PREFIX } from "./cited-ids.js";
 import { type NumberSet, statedNumbers } from "./numbers.js";
 import { WordShapes } from "./word-shapes.js";
 import { lastWordsBefore, pickWordBefore } from "./words-before.js";
-
-
-// Finding ids are <kind>.<name> (training.overfitting, cross.leakage_x_perfect_scores, training.llm.x); detector
-// rule ids are letters, a dash and two digits (TH-13, CK-01).
-const FINDING_ID = /(?<![\p{L}\p{N}_.])(?:dataset|checks|training|checkpoint|cross)(?:\.[a-z0-9_]+)+/gu;
-const RULE_ID = /(?<![\p{L}\p{N}_-])[A-Z]{2,4}-\d{2}(?![\p{N}])/gu;
 
 // Words that grade a problem: "critical" in the languages templates and tests use, and explicit "high severity".
 const CRITICAL = /(?<!\p{L})(?:critical|critique|critiques|cr[ií]tic[oa]s?|kritisch\p{L}*|critic[oa]|critici|critiche)(?!\p{L})/iu;
@@ -28,9 +23,6 @@ export function claimedSeverity(text: string): Severity | null {
   return null;
 }
 
-/** A finding id's start, looked for without look-behind or Unicode classes before the full pattern is run. */
-const FINDING_PREFIX = /(?:dataset|checks|training|checkpoint|cross)\./;
-
 /**
  * What the sentences of one text may hold, asked once of the whole text: a sentence is a piece of its text, so
  * a stem, a finding id's start or a digit none of the text holds is in none of its sentences (the patterns
@@ -48,21 +40,6 @@ export const ANY_TEXT: TextHints = { grades: true, citesFindings: true, digits: 
 /** What one text may hold: three pattern runs over the whole text, for its sentences to skip. */
 export function textHints(text: string): TextHints {
   return { grades: SEVERITY_STEM.test(text), citesFindings: FINDING_PREFIX.test(text), digits: DIGIT.test(text) };
-}
-
-/** Ids a sentence cites: finding ids and detector rule ids (finding ids only where its text may cite one). */
-export function citedIds(text: string, hints: TextHints = ANY_TEXT): string[] {
-  const ids: string[] = [];
-  if (hints.citesFindings && FINDING_PREFIX.test(text)) matchesOf(FINDING_ID, text, ids);
-  // A rule id has a dash: most sentences have none, and are spared the second scan.
-  if (text.includes("-")) matchesOf(RULE_ID, text, ids);
-  return ids;
-}
-
-/** Every match of a global pattern in `text`, added to `out`: exec from the start, without matchAll's copy of the pattern. */
-function matchesOf(pattern: RegExp, text: string, out: string[]): void {
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) out.push(m[0]);
 }
 
 const DIGIT = /\d/u;
@@ -170,7 +147,7 @@ function nearestPosition(positions: ReadonlyArray<[number, number]>, index: numb
  * 34); a severity it claims is no higher than the findings it cites or, citing none, than `allowed`.
  */
 export function checkSentence(text: string, evidence: GroundingEvidence, allowed: Severity, hints: TextHints = ANY_TEXT): GroundingReason | null {
-  const ids = citedIds(text, hints);
+  const ids = citedIds(text, hints.citesFindings);
   for (const id of ids) if (!evidence.ids.has(id)) return "unknown_id";
   // Digits inside cited ids are names, not quantities; a sentence without digits (most that cite ids) is spared
   // taking them out.

@@ -1,5 +1,5 @@
 import { AGENT_NAMES, SEVERITIES, type Severity, severityRank } from "../../domain/result.js";
-import { citedIds } from "./claims.js";
+import { citedIds } from "./cited-ids.js";
 import { NamedNumbers } from "./named-numbers.js";
 import { type NumberSet, NumberSpans } from "./numbers.js";
 import { ShownNumbers } from "./shown-numbers.js";

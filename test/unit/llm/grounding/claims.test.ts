@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkSentence, citedIds, claimedSeverity, textHints } from "../../../../llm/grounding/claims.js";
+import { citedIds } from "../../../../llm/grounding/cited-ids.js";
+import { checkSentence, claimedSeverity, textHints } from "../../../../llm/grounding/claims.js";
 import { collectEvidence } from "../../../../llm/grounding/evidence.js";
 import { joinSentences, splitSentences } from "../../../../llm/grounding/sentences.js";
 import { randomTexts } from "./random-text.js";
