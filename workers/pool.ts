@@ -12,7 +12,8 @@ export interface TaskOutput<T> {
 
 /**
  * The tasks a worker can run, by name. The pool knows no task: the worker's entry (workers/tasks.ts, a composition
- * root) registers its functions here by augmenting this interface, so callers are type-checked against them.
+ * root, in tsconfig's include so the augmentation is seen) registers its functions here by augmenting this
+ * interface, so callers are type-checked against them.
  */
 export interface RegisteredTasks {}
 
@@ -20,7 +21,7 @@ export type TaskFunction = (payload: never) => TaskOutput<unknown> | Promise<Tas
 type Task<N extends TaskName> = RegisteredTasks[N] extends TaskFunction ? RegisteredTasks[N] : never;
 export type TaskName = keyof RegisteredTasks;
 export type TaskPayload<N extends TaskName> = Parameters<Task<N>>[0];
-export type TaskResult<N extends TaskName> = Awaited<ReturnType<Task<N>>>["value"];
+export type TaskResult<N extends TaskName> = Awaited<ReturnType<Task<N>>> extends TaskOutput<infer R> ? R : never;
 
 /** A worker kept this long after its last task, so a burst of tasks does not pay for thread start-up each time. */
 const IDLE_TIMEOUT_MS = 60_000;

@@ -18,7 +18,7 @@ describe("the import graph of the sources", () => {
     const folders = sourceFolders();
     expect(folders).toEqual(expect.arrayContaining(["artifacts", "client", "graph", "llm", "nodes", "server", "workers"]));
     // madge's TypeScript reader needs TypeScript 5's API: the preload lends it the typescript-5 alias.
-    const args = ["--require", "./test/support/madge-typescript.cjs", "node_modules/madge/bin/cli.js", "--circular", "--json"];
+    const args = ["--require", "./test/support/typescript-5-api.cjs", "node_modules/madge/bin/cli.js", "--circular", "--json"];
     args.push("--extensions", "ts,mts,js,mjs", "--ts-config", "tsconfig.json", ...folders);
     // madge exits with 1 when it finds a circle: its JSON is on stdout either way.
     const stdout = await promisify(execFile)(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }).then(
