@@ -76,6 +76,7 @@ export async function benchGrounding(profile: BenchProfile): Promise<BenchResult
     ratio: worst.ratio,
     target: `≤ ${TARGET_SHARE * 100} % of the fake model's answer time, for every request`,
     met: rows.every((r) => r.met),
+    headline: `${round(worst.ratio! * 100)} % of one answer's time at worst, ${worst.metric}`,
     description: `grounding pass CPU time per model answer (evidence, language, every sentence; median of ${repeats} passes over a request's answers) for the request where it weighs most (${worst.metric}); rows: every sample request and the largest benchmark history`,
     baselineDescription: `the fake model's answer time in the bench (${answerMs} ms; real models take seconds)`,
     rows,
