@@ -29,11 +29,24 @@ describe("DS-01 class imbalance: minority/majority < 0.1, extreme minority share
     expect(severity(classImbalance, { class_distribution: { a: 1900, b: 100 } })).toBe("medium");
   });
 
-  it("is high just under a 1 % minority share when 0.1/K is the lower bound (K = 20 gives 0.5 %)", () => {
-    const many = (minor: number) => ({ class_distribution: { ...Object.fromEntries(Array.from({ length: 19 }, (_, i) => [`c${i}`, i === 0 ? 2000 : 100])), m: minor } });
-    // Total 3,800 + m: m = 38 is exactly 1 %, 39 above it (ratio to the 2,000 majority stays under 0.1).
+  it("is high just under a 1 % minority share when 0.1/K is the lower bound (K = 20 gives 0.5 %), medium at 1 %", () => {
+    const many = (minor: number) => ({ class_distribution: { ...Object.fromEntries(Array.from({ length: 19 }, (_, i) => [`c${i}`, i === 0 ? 2061 : 100])), m: minor } });
+    // Total 3,861 + m: m = 39 is exactly 1 % (39 / 3,900), 38 just under (the ratio to the majority stays under 0.1).
     expect(severity(classImbalance, many(38))).toBe("high");
     expect(severity(classImbalance, many(39))).toBe("medium");
+  });
+
+  it("ignores classes with no rows: the smallest class present is the minority", () => {
+    expect(severity(classImbalance, { class_distribution: { a: 1000, b: 500, c: 0 } })).toBeNull();
+    const [f] = detectOn(classImbalance, { class_distribution: { train: { a: 1000, b: 50, c: 0 } } });
+    expect(f!.evidence[0]!.values).toMatchObject({ minority_class: "b", majority_class: "a", classes: 2 });
+    expect(f!.description).toMatch(/^In train, the smallest class "b" has 50 examples against 1,000 for "a"/);
+    expect(detectOn(classImbalance, { class_distribution: { a: 1000, b: 50 } })[0]!.description).toMatch(/^In the dataset,/);
+  });
+
+  it("grows more confident the further the ratio is below 0.1", () => {
+    const confidence = (minor: number) => detectOn(classImbalance, { class_distribution: { a: 10_000, b: minor } })[0]!.confidence;
+    expect(confidence(100)).toBeGreaterThan(confidence(900));
   });
 });
 
@@ -48,6 +61,26 @@ describe("DS-04 missing values: > 5 % medium, > 1 % low, else info", () => {
   it("is low just above 1 % and info at 1 %", () => {
     expect(severity(missingValues, column(1001))).toBe("low");
     expect(severity(missingValues, column(1000))).toBe("info");
+  });
+
+  it("takes its severity and lead from the worst column, whatever the column order, and says what each band means", () => {
+    const col = (missing: number) => ({ dtype: "float64", count: 1000 - missing, missing, unique: 900, mean: 5, std: 2, min: 0, max: 10 });
+    const [f] = detectOn(missingValues, { columns: { a: col(20), b: col(400), c: col(1) } });
+    expect(f).toMatchObject({ severity: "medium", title: "Columns with many missing values" });
+    expect(f!.evidence.map((e) => e.values?.column)).toEqual(["b", "a", "c"]);
+    expect(f!.description).toMatch(/^2 column\(s\) have more than 1 % missing values: "b" 40\.0\s?%, "a" 2\.0\s?%, "c" 0\.1\s?%\.$/u);
+    const [few] = detectOn(missingValues, { columns: { a: col(1), b: col(0) } });
+    expect(few).toMatchObject({ severity: "info", title: "A few missing values", confidence: 0.9 });
+    expect(few!.evidence).toHaveLength(1);
+    const [label] = detectOn(missingValues, { columns: { y: col(1), a: col(400) } }, { target: "y" });
+    expect(label).toMatchObject({ severity: "critical", title: "Labels are missing" });
+    expect(label!.description).toMatch(/^The label column "y" has 0\.10\s?% missing values/u);
+    expect(label!.recommendation!.action).toMatch(/never impute a label/);
+  });
+
+  it("is more confident the further a column is past its band's threshold", () => {
+    const confidence = (missing: number) => detectOn(missingValues, column(missing))[0]!.confidence;
+    expect(confidence(40_000)).toBeGreaterThan(confidence(6000));
   });
 });
 
@@ -80,6 +113,21 @@ describe("DS-15 split sizes: < 100 rows or < 1 % of train or larger than train â
     expect(severity(splitSizes, splits(5000, 400))).toBeNull();
   });
 
+  it("says whether a split is unusable or only small", () => {
+    const [unusable] = detectOn(splitSizes, splits(5000, 99));
+    expect(unusable).toMatchObject({ title: "Evaluation split has an unusable size" });
+    expect(unusable!.evidence[0]!.text).toBe("test: 99 rows, 1.98 % of train; thresholds â‰¥ 100 rows and â‰¥ 1 % of train.");
+    const [larger] = detectOn(splitSizes, splits(1000, 1001));
+    expect(larger!.evidence[0]!.text).toMatch(/^test: larger than train \(1,000\)/);
+    const [small] = detectOn(splitSizes, splits(5000, 100));
+    expect(small).toMatchObject({ title: "Evaluation split is small" });
+    expect(small!.evidence[0]!.text).toMatch(/standard error of Â±5\.0 points/);
+    // A medium split is not downgraded by a small one after it.
+    const both = detectOn(splitSizes, { splits: { train: { num_rows: 5000 }, val: { num_rows: 50 }, test: { num_rows: 300 } } })[0]!;
+    expect(both.severity).toBe("medium");
+    expect(both.evidence.map((e) => e.values?.split)).toEqual(["val", "test"]);
+  });
+
   it("is medium just under 1 % of train and quiet at it; medium for a test split just larger than train", () => {
     expect(severity(splitSizes, splits(100_000, 999))).toBe("medium");
     expect(severity(splitSizes, splits(100_000, 1000))).toBeNull();
@@ -91,9 +139,14 @@ describe("DS-15 split sizes: < 100 rows or < 1 % of train or larger than train â
 describe("DS-16 small dataset: train rows per feature < 10 (tabular), per class < 100 (deep modalities)", () => {
   const columns = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`f${i}`, { dtype: "float64", count: 100 }]));
 
-  it("fires just under 10 rows per feature and not at 10", () => {
+  it("fires just under 10 rows per feature and not at 10; the label is no feature", () => {
     expect(severity(smallDataset, { num_rows: 99, columns })).toBe("medium");
     expect(severity(smallDataset, { num_rows: 100, columns })).toBeNull();
+    expect(severity(smallDataset, { num_rows: 95, columns }, { target: "f0" })).toBeNull();
+    const [f] = detectOn(smallDataset, { num_rows: 50, columns });
+    expect(f!.evidence[0]).toMatchObject({ observed: 5, threshold: 10, values: { train_rows: 50, features: 10 } });
+    expect(f!.description).toMatch(/^Train has 50 rows for 10 features \(5 per feature\)/);
+    expect(detectOn(smallDataset, { num_rows: 20, columns })[0]!.confidence).toBeGreaterThan(f!.confidence);
   });
 
   it("fires just under 100 rows per class for images and not at 100", () => {
