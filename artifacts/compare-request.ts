@@ -1,13 +1,10 @@
 import { z } from "zod";
 import type { AnalysisContext } from "./context.js";
 import { findExcessiveNesting, MAX_NESTING, shortPath } from "./nesting.js";
-import { decodeAnalysisRequest, formatPath, MAX_NAME_LENGTH, RequestDecodeError } from "./request.js";
+import { decodeAnalysisRequest, formatPath, RequestDecodeError } from "./request.js";
+import { MAX_NAME_LENGTH } from "./request-limits.js";
 import { normalizeLanguage, type Language } from "./language.js";
-import { directionOf } from "../nodes/experiment/objective.js";
-
-/** Which way the objective is better. */
-export const DirectionSchema = z.enum(["minimize", "maximize"]);
-export type Direction = z.infer<typeof DirectionSchema>;
+import { DirectionSchema, directionOf } from "../nodes/experiment/direction.js";
 
 /** The metric runs are judged by, e.g. {"metric": "val_loss", "direction": "minimize"}. */
 export const ObjectiveSchema = z.strictObject({

@@ -1,5 +1,5 @@
 import type { Language } from "./language.js";
-import type { MlflowReference } from "./request.js";
+import type { MlflowReference } from "./mlflow/reference.js";
 
 /** The four artifact groups of the spec, each with its analyzer. */
 export const ARTIFACT_KINDS = ["dataset", "checks", "training", "checkpoint"] as const;

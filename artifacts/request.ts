@@ -5,48 +5,21 @@ import { DatasetArtifactSchema } from "../nodes/dataset/schema.js";
 import { TrainingArtifactSchema } from "../nodes/training/schema.js";
 import { type AnalysisContext, type ArtifactInput, type ArtifactKind, REQUEST_FIELD_BY_KIND } from "./context.js";
 import { formatPath } from "./format-path.js";
-import { mlflowUriProblem } from "./mlflow/uri-rules.js";
+import { MlflowReferenceSchema } from "./mlflow/reference.js";
+import { MAX_NAME_LENGTH, nameField } from "./request-limits.js";
 import { normalizeLanguage } from "./language.js";
 import { findExcessiveNesting, MAX_NESTING, shortPath } from "./nesting.js";
 
 export { formatPath };
 
-const RUNS_URI = /^runs:\/[A-Za-z0-9_-]+(\/.*)?$/s;
-
-/**
- * Longest names a request may carry (dataset, model, experiment, run): far above any real one (MLflow caps run
- * names at 250 characters), and small enough that a refusal or a message quoting one stays short.
- */
-export const MAX_NAME_LENGTH = 1000;
 /** Longest `language` (a name like "Brazilian Portuguese" or a tag like "zh-Hant-TW"). */
 const MAX_LANGUAGE_LENGTH = 100;
-/** Longest `run_uri` (run id plus an artifact path). */
-const MAX_URI_LENGTH = 4096;
-const name = () => z.string().max(MAX_NAME_LENGTH);
-
-/** A reference to a run on the configured tracking server (never a host). */
-export const MlflowReferenceSchema = z.union([
-  z.strictObject({ run_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "run_id must be an MLflow run id") }),
-  z.strictObject({
-    run_uri: z
-      .string()
-      .max(MAX_URI_LENGTH)
-      .regex(RUNS_URI, "run_uri must look like runs:/<run_id>[/path]")
-      .superRefine((uri, ctx) => {
-        // Refused here, while decoding, so a traversal form never reaches the tracking server.
-        const problem = RUNS_URI.test(uri) ? mlflowUriProblem(uri, ["runs"]) : null;
-        if (problem) ctx.addIssue({ code: "custom", message: `refused (${problem.rule}): ${problem.detail}` });
-      }),
-  }),
-  z.strictObject({ experiment: name().min(1), run_name: name().min(1) }),
-]);
-export type MlflowReference = z.infer<typeof MlflowReferenceSchema>;
 
 /** Body of POST /v1/analyse: the current shape and the original Python client's legacy field names. */
 export const AnalysisRequestSchema = z.looseObject({
-  dataset_name: name().nullish(),
+  dataset_name: nameField().nullish(),
   language: z.string().max(MAX_LANGUAGE_LENGTH).nullish(),
-  model_name: name().nullish(),
+  model_name: nameField().nullish(),
   dataset_artifacts: DatasetArtifactSchema.nullish(),
   checks_artifacts: ChecksArtifactSchema.nullish(),
   /** Legacy name of checks_artifacts. */

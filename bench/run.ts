@@ -1,11 +1,12 @@
 // npm run bench [-- --quick] [-- --only a,b] [-- --write]: measures the service against baselines; the record goes
-// to the git-ignored bench/out/, or with --write (a full run) to BENCHMARKS.md and bench/results.json.
+// to the git-ignored bench/out/, or with --write (full profile) to bench/results.json and BENCHMARKS.md, the
+// results of suites not run kept as they were measured.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describeMachine, loadAverage } from "./lib/machine.js";
 import { describeProfile, parseBenchArgs } from "./lib/options.js";
 import { installCleanup, killAllChildren } from "./lib/processes.js";
-import { type BenchRecord, renderMarkdown, writeRecord } from "./lib/report.js";
+import { type BenchRecord, mergeRecord, readRecord, renderMarkdown, writeRecord } from "./lib/report.js";
 import { type BenchResult, BenchResultSchema, unavailable } from "./lib/result.js";
 import { OUT_DIR, ROOT } from "./lib/service.js";
 import { round } from "./lib/stats.js";
@@ -44,6 +45,7 @@ for (const suite of SUITES) {
     result = unavailable(suite.name, suite.unit, suite.description, `the benchmark failed: ${(err as Error).message}`);
   }
   killAllChildren();
+  result.measured = { date: new Date().toISOString(), commit: machine.commit, dirty: machine.dirty, load: loadAverage() };
   results.push(result);
   const verdict = result.met === undefined ? "" : result.met ? " (target met)" : " (target MISSED)";
   const value = result.value === null ? `unavailable: ${result.note}` : `${round(result.value)} ${result.unit}`;
@@ -51,7 +53,7 @@ for (const suite of SUITES) {
   process.stdout.write(`  ${suite.name}: ${value}${ratio}${verdict} [${Math.round((performance.now() - t0) / 1000)} s]\n`);
 }
 
-const record: BenchRecord = {
+const fresh: BenchRecord = {
   generated: new Date().toISOString(),
   profile: options.profile.mode,
   profileDescription: profileText,
@@ -60,9 +62,11 @@ const record: BenchRecord = {
   loadAtEnd: loadAverage(),
   results,
 };
+const names = SUITES.map((s) => s.name);
 const json = options.write ? join(ROOT, "bench", "results.json") : join(OUT_DIR, "results.json");
 const markdown = options.write ? join(ROOT, "BENCHMARKS.md") : join(OUT_DIR, "BENCHMARKS.md");
-writeRecord(record, json, markdown);
-process.stdout.write(`\n${renderMarkdown(record)}\nwrote ${json} and ${markdown}\n`);
+const record = options.write ? mergeRecord(fresh, readRecord(json), names) : fresh;
+writeRecord(record, json, markdown, names);
+process.stdout.write(`\n${renderMarkdown(record, names)}\nwrote ${json} and ${markdown}\n`);
 process.stdout.write(`done in ${Math.round(record.durationSeconds)} s\n`);
 process.exit(failures > 0 ? 1 : 0);

@@ -1,7 +1,7 @@
 import type { ArtifactKind } from "../artifacts/context.js";
 import { packNumberColumns } from "../workers/number-columns.js";
 import { runTask } from "../workers/pool.js";
-import type { AnalyzerRun, AnalyzerSpec } from "./analyzer.js";
+import type { AnalyzerRun, AnalyzerSpec } from "./analyzer-spec.js";
 import { type Examination, examinePayload } from "./examine.js";
 
 /**

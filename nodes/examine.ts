@@ -1,5 +1,5 @@
 import type { Finding } from "../domain/result.js";
-import type { ArtifactSource, AnalyzerSpec } from "./analyzer.js";
+import type { ArtifactSource, AnalyzerSpec } from "./analyzer-spec.js";
 import { prioritizeFindings } from "./findings.js";
 
 /**

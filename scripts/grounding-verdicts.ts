@@ -15,7 +15,6 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { collectEvidence } from "../llm/grounding/evidence.js";
 import { readLanguage } from "../llm/grounding/language.js";
 import { GroundingTally } from "../llm/grounding/report.js";
-import { TextValues } from "../llm/grounding/text-values.js";
 import { SAMPLES, sampleRequest, startLlmHarness } from "../test/graph/llm-harness.js";
 import type { ChatRequestBody } from "../test/support/fake-openai.js";
 import { perturbingModel } from "../test/support/perturbing-model.js";
@@ -61,7 +60,7 @@ function check(from: string, to: string): void {
   const out: unknown[] = [];
   for (const call of calls) {
     for (const [code, name] of Object.entries(LANGUAGES)) {
-      const evidence = collectEvidence(call.shown, new TextValues());
+      const evidence = collectEvidence(call.shown);
       const language = readLanguage(textsOf(call.answer), { code, name });
       const tally = new GroundingTally({ expected: code, detected: language.detected, outcome: "ok" });
       const grounded = groundRecorded(call, evidence, tally);

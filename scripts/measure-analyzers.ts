@@ -18,7 +18,7 @@ import type { ArtifactKind } from "../artifacts/context.js";
 import type { AgentResult, Finding } from "../domain/result.js";
 import type { AnalysisDeps } from "../graph/context.js";
 import type { FactsByKind } from "../graph/facts.js";
-import type { AnalyzerRun, AnalyzerSpec } from "../nodes/analyzer.js";
+import type { AnalyzerRun, AnalyzerSpec } from "../nodes/analyzer-spec.js";
 import { loadRunItems, runRequests } from "../test/support/run-folders.js";
 
 const { values: args } = parseArgs({

@@ -1,4 +1,4 @@
-import type { ArtifactSource, AnalyzerSpec } from "../nodes/analyzer.js";
+import type { ArtifactSource, AnalyzerSpec } from "../nodes/analyzer-spec.js";
 import { checksAnalyzer } from "../nodes/checks/node.js";
 import { datasetAnalyzer } from "../nodes/dataset/node.js";
 import { type Examination, examinePayload } from "../nodes/examine.js";
@@ -6,7 +6,7 @@ import type { OffLoopKind } from "../nodes/examine-off-loop.js";
 import { trainingAnalyzer } from "../nodes/training/node.js";
 import { readsAsColumn } from "../nodes/training/parse/index.js";
 import { type PackedValue, unpackNumberColumns } from "./number-columns.js";
-import type { TaskOutput } from "./tasks.js";
+import type { TaskOutput } from "./pool.js";
 
 /** The analyzers a worker can examine for, by kind; each parser takes an ArtifactSource, nothing of the run. */
 const OFF_LOOP_ANALYZERS = {

@@ -1,6 +1,6 @@
 import { type BodyPart, decodeJsonColumns, decodeJsonPart } from "./decode-json-columns.js";
 import type { PackedValue } from "./number-columns.js";
-import type { TaskOutput } from "./tasks.js";
+import type { TaskOutput } from "./pool.js";
 
 /** Worker task: UTF-8 bytes of a JSON body → the parsed value, long number arrays decoded straight into columns. */
 export function parseJsonTask(bytes: Uint8Array): TaskOutput<PackedValue> {

@@ -1,6 +1,27 @@
 import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
-import type { TaskName, TaskPayload, TaskResult } from "./tasks.js";
+
+/**
+ * What a task gives back: its value, and the buffers inside it to transfer to the caller rather than copy
+ * (the caller's thread pays for every byte it has to deserialize).
+ */
+export interface TaskOutput<T> {
+  value: T;
+  transfer: ArrayBuffer[];
+}
+
+/**
+ * The tasks a worker can run, by name. The pool knows no task: the worker's entry (workers/tasks.ts, a composition
+ * root, in tsconfig's include so the augmentation is seen) registers its functions here by augmenting this
+ * interface, so callers are type-checked against them.
+ */
+export interface RegisteredTasks {}
+
+export type TaskFunction = (payload: never) => TaskOutput<unknown> | Promise<TaskOutput<unknown>>;
+type Task<N extends TaskName> = RegisteredTasks[N] extends TaskFunction ? RegisteredTasks[N] : never;
+export type TaskName = keyof RegisteredTasks;
+export type TaskPayload<N extends TaskName> = Parameters<Task<N>>[0];
+export type TaskResult<N extends TaskName> = Awaited<ReturnType<Task<N>>> extends TaskOutput<infer R> ? R : never;
 
 /** A worker kept this long after its last task, so a burst of tasks does not pay for thread start-up each time. */
 const IDLE_TIMEOUT_MS = 60_000;
@@ -34,7 +55,7 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** Runs a named task of workers/tasks.ts on a worker thread, off the event loop. */
+/** Runs a task registered by workers/tasks.ts on a worker thread, off the event loop. */
 export async function runTask<N extends TaskName>(task: N, payload: TaskPayload<N>, options: RunOptions = {}): Promise<TaskResult<N>> {
   running++;
   try {

@@ -1,5 +1,5 @@
 import { type RangeScanJob, type SliceStats, scanTensorRanges } from "../nodes/checkpoint/file/range-scan.js";
-import type { TaskOutput } from "./tasks.js";
+import type { TaskOutput } from "./pool.js";
 
 /** Worker task: one piece of a split checkpoint scan → each slice's statistics, the arrays of parts transferred. */
 export async function scanTensorRangesTask(job: RangeScanJob): Promise<TaskOutput<SliceStats[]>> {

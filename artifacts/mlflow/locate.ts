@@ -1,4 +1,4 @@
-import type { MlflowReference } from "../request.js";
+import type { MlflowReference } from "./reference.js";
 import type { MlflowClient } from "./client.js";
 import { MlflowError } from "./errors.js";
 import type { Run } from "./schemas.js";

@@ -11,8 +11,12 @@ const MeasureSchema = z.object({
   met: z.boolean().optional(),
 });
 
-/** One sub-measure shown under a result in BENCHMARKS.md (e.g. p99 at concurrency 10). */
-export const BenchRowSchema = MeasureSchema.extend({ metric: z.string() });
+/** One sub-measure of a result (e.g. p99 at concurrency 10), in bench/results.json. */
+export const BenchRowSchema = MeasureSchema.extend({
+  metric: z.string(),
+  /** Also a row of BENCHMARKS.md's table, under its result: a suite declares which of its rows a reader needs. */
+  inTable: z.boolean().optional(),
+});
 export type BenchRow = z.infer<typeof BenchRowSchema>;
 
 /** One named result of `npm run bench`; the names stay fixed so results compare over time. */
@@ -22,6 +26,10 @@ export const BenchResultSchema = MeasureSchema.extend({
   description: z.string(),
   baselineDescription: z.string().optional(),
   note: z.string().optional(),
+  /** The one short note of its row in BENCHMARKS.md's table. */
+  headline: z.string().max(160).optional(),
+  /** When and on what this result was measured (set by bench/run.ts; results of a subset run keep the others'). */
+  measured: z.object({ date: z.string(), commit: z.string().nullable(), dirty: z.boolean(), load: z.number() }).optional(),
   rows: z.array(BenchRowSchema).optional(),
   /** Raw samples and settings behind the figures. */
   detail: z.record(z.string(), z.unknown()).optional(),

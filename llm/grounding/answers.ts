@@ -1,6 +1,6 @@
 import { type Severity, severityRank } from "../../domain/result.js";
 import type { AdviceOutput, AgentReviewOutput } from "../schemas.js";
-import { ANY_TEXT, checkSentence, textHints } from "./claims.js";
+import { checkSentence } from "./claims.js";
 import type { GroundingEvidence } from "./evidence.js";
 import type { GroundingTally } from "./report.js";
 import { joinSentences, splitSentences } from "./sentences.js";
@@ -15,12 +15,9 @@ interface GroundedText {
 export function groundText(text: string, evidence: GroundingEvidence, allowed: Severity, tally: GroundingTally): GroundedText {
   const kept = [];
   let intact = true;
-  const sentences = splitSentences(text);
-  // A text of several sentences is asked once what any of them may hold.
-  const hints = sentences.length > 1 ? textHints(text) : ANY_TEXT;
-  for (const sentence of sentences) {
+  for (const sentence of splitSentences(text)) {
     if (!sentence.text.trim()) continue;
-    const reason = checkSentence(sentence.text, evidence, allowed, hints);
+    const reason = checkSentence(sentence.text, evidence, allowed);
     tally.count(reason);
     if (reason === null) kept.push(sentence);
     else intact = false;

@@ -1,5 +1,5 @@
 import { access } from "node:fs/promises";
-import type { AnalyzerRun } from "../analyzer.js";
+import type { AnalyzerRun } from "../analyzer-spec.js";
 import type { FileOutcome } from "./build-info.js";
 import { scanCheckpointFile } from "./file/scan.js";
 import { scanCheckpointFolder } from "./file/folder.js";

@@ -1,7 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { AGENT_NAMES } from "../../domain/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
-import { type AnalyzerSpec, runAnalyzer } from "../analyzer.js";
+import { runAnalyzer } from "../analyzer.js";
+import type { AnalyzerSpec } from "../analyzer-spec.js";
 import { detectCheckpointFindings } from "./detect.js";
 import { classifierHead, configuredClasses } from "./detectors/config.js";
 import { countParameters } from "./detectors/size.js";

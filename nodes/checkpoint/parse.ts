@@ -1,4 +1,4 @@
-import type { AnalyzerRun } from "../analyzer.js";
+import type { AnalyzerRun } from "../analyzer-spec.js";
 import { buildCheckpointInfo } from "./build-info.js";
 import { locateAndScan } from "./locate.js";
 import { isRecord } from "./metadata.js";

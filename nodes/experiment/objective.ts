@@ -1,4 +1,5 @@
-import type { Direction, ObjectiveRequest } from "../../artifacts/compare-request.js";
+import type { ObjectiveRequest } from "../../artifacts/compare-request.js";
+import { type Direction, directionOf } from "./direction.js";
 import { baseName, normalizeMetricName } from "../training/names.js";
 import type { MetricSummary } from "./reduce.js";
 
@@ -8,17 +9,6 @@ export interface Objective {
   metric: string;
   direction: Direction;
   inferred: boolean;
-}
-
-const LOWER_IS_BETTER = /(?:^|[_/ -])(?:loss|perplexity|ppl|error|err|mae|mse|rmse|mape|wer|cer|nll|bpd|brier|ece|fid)(?:$|[_/ -])/;
-const HIGHER_IS_BETTER = /(?:^|[_/ -])(?:accuracy|acc|f1|auc|auroc|precision|recall|map|bleu|rouge\w*|r2|iou|miou|dice|ndcg|mrr|top\d+|score|reward|return)(?:$|[_/ -])/;
-
-/** Which way a metric is better, from its name; null when the name does not say. */
-export function directionOf(metric: string): Direction | null {
-  const name = metric.toLowerCase();
-  if (LOWER_IS_BETTER.test(name)) return "minimize";
-  if (HIGHER_IS_BETTER.test(name)) return "maximize";
-  return null;
 }
 
 /** The normalized series name a requested metric refers to ("val_loss", "eval/loss" → "val/loss"). */

@@ -1,7 +1,8 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { AGENT_NAMES } from "../../domain/result.js";
 import type { AnalyzerInput } from "../../graph/state.js";
-import { type AnalyzerSpec, type ArtifactSource, runAnalyzer } from "../analyzer.js";
+import { runAnalyzer } from "../analyzer.js";
+import type { AnalyzerSpec, ArtifactSource } from "../analyzer-spec.js";
 import { prioritizeFindings } from "../findings.js";
 import { groupByRootCause } from "../root-causes.js";
 import { detectTrainingFindings } from "./detect.js";

@@ -4,7 +4,8 @@ import { parseTolerantJson } from "../../../artifacts/tolerant-json.js";
 import { ENGLISH } from "../../../artifacts/language.js";
 import type { AgentResult, Finding } from "../../../domain/result.js";
 import type { AnalyzerInput } from "../../../graph/state.js";
-import { type AnalyzerRun, type AnalyzerSpec, runAnalyzer } from "../../../nodes/analyzer.js";
+import { runAnalyzer } from "../../../nodes/analyzer.js";
+import type { AnalyzerRun, AnalyzerSpec } from "../../../nodes/analyzer-spec.js";
 import { testDeps } from "../../support/analysis-deps.js";
 
 /** A request body from test/fixtures (samples) parsed as the server parses it (bare NaN allowed). */

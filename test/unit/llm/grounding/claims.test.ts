@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkSentence, citedIds, claimedSeverity, textHints } from "../../../../llm/grounding/claims.js";
+import { citedIds } from "../../../../llm/grounding/cited-ids.js";
+import { checkSentence, claimedSeverity } from "../../../../llm/grounding/claims.js";
 import { collectEvidence } from "../../../../llm/grounding/evidence.js";
 import { joinSentences, splitSentences } from "../../../../llm/grounding/sentences.js";
 import { randomTexts } from "./random-text.js";
@@ -30,19 +31,6 @@ describe("splitSentences", () => {
 });
 
 describe("checkSentence", () => {
-  it("gives every sentence of a text the verdict it has alone when told what the whole text may hold", () => {
-    const pieces = ["val loss ", "0.58 ", "0.99 ", "critical ", "high severity ", "training.overfitting ", "checks.unknown ", "TH-13 ", "XX-99 ", "after epoch 12", ". ", "\n", "rose ", "Kritisch "];
-    let differing = 0;
-    for (const text of randomTexts(pieces, 5_000, 12, 3)) {
-      const hints = textHints(text);
-      const verdicts = splitSentences(text).map((s) => checkSentence(s.text, evidence, "medium"));
-      expect(splitSentences(text).map((s) => checkSentence(s.text, evidence, "medium", hints)), JSON.stringify(text)).toEqual(verdicts);
-      if (new Set(verdicts).size > 1) differing++;
-    }
-    // Texts whose sentences fail for different reasons, or hold and fail, are among them.
-    expect(differing).toBeGreaterThan(500);
-  });
-
   it("passes sentences whose numbers, ids and severity words hold", () => {
     expect(checkSentence("Validation loss rose from 0.41 to 0.58 after epoch 12 (training.overfitting, TH-13).", evidence, "high")).toBeNull();
     expect(checkSentence("La perte de validation passe de 0,41 à 0,58 après l'époque 12.", evidence, "high")).toBeNull();

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { FIRST_READ_CHARS, proseOf, proseSample, readLanguage } from "../../../../llm/grounding/language.js";
-import { MIXED, randomTexts } from "./random-text.js";
-
-/** The prose as proseOf read it with patterns before it read characters: the same words must come out. */
-const byPatterns = (text: string) =>
-  text
-    .replace(/\[[^\]]{0,12}\]/gu, " ")
-    .split(/\s+/u)
-    .filter((word) => word && !/[\d_/\\=<>{}@#]|\.[\p{L}\d]|\p{Ll}\p{Lu}/u.test(word))
-    .join(" ");
 
 const fr = { code: "fr", name: "French" };
 
@@ -33,44 +24,5 @@ describe("readLanguage", () => {
     expect(first).not.toContain("epsilon");
     expect(first.length).toBeLessThanOrEqual(FIRST_READ_CHARS + texts.length);
     expect(proseSample(texts).length).toBeGreaterThan(first.length);
-  });
-
-  it("reads prose as the replace, split and pattern it replaces did, on random texts", () => {
-    for (const text of randomTexts(MIXED, 20_000, 50)) expect(proseOf(text), JSON.stringify(text)).toBe(byPatterns(text));
-    const tags = ["[fr] a", "[", "]", "[abcdefghijkl]x", "[abcdefghijklm]x", "[𝑥𝑥𝑥𝑥𝑥𝑥𝑥𝑥𝑥𝑥𝑥𝑥]y", "[[ab] c", "a.b", "a.𝑥", "aB", "a𝐀", "é.7"];
-    for (const text of randomTexts(tags, 5_000, 6, 7)) expect(proseOf(text), JSON.stringify(text)).toBe(byPatterns(text));
-  });
-
-  it("samples what cleaning every head whole gave, cleaning only as far as the slices need", () => {
-    /** The sample as built when each text's head was cleaned whole before its first slice was taken. */
-    const wholeHeads = (texts: string[], chars: number) => {
-      const slice = Math.ceil(chars / 4);
-      const head = Math.max(slice, Math.ceil(chars / Math.max(1, texts.length))) * 3;
-      const proses = [...new Set(texts)].map((t) => proseOf(t.slice(0, head)));
-      const parts: string[] = [];
-      let used = 0;
-      const taken: string[] = [];
-      for (const p of proses) {
-        if (used >= chars) break;
-        if (!p) continue;
-        taken.push(p);
-        parts.push(p.slice(0, slice));
-        used += parts[parts.length - 1]!.length;
-      }
-      for (let offset = slice; used < chars && taken.some((p) => p.length > offset); offset += slice) {
-        for (const p of taken) {
-          if (used >= chars || p.length <= offset) continue;
-          parts.push(p.slice(offset, offset + slice));
-          used += parts[parts.length - 1]!.length;
-        }
-      }
-      return parts.join(" ");
-    };
-    const words = ["la ", "perte ", "val/loss ", "0,41 ", "[fr] ", "monte ", "après ", "l'époque ", "training.x ", "\n", "é", "𝑥 "];
-    const texts = randomTexts(words, 6_000, 60);
-    for (let k = 0; k + 6 <= texts.length; k += 6) {
-      const group = texts.slice(k, k + 1 + (k % 6));
-      for (const chars of [FIRST_READ_CHARS, 240]) expect(proseSample(group, chars), JSON.stringify(group)).toBe(wholeHeads(group, chars));
-    }
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evidenceValues, exponentOf, NUMBER, NumberSpans, readingsOf, statedNumbers } from "../../../../llm/grounding/numbers.js";
-import { randomTexts } from "./random-text.js";
+import { evidenceValues, NumberSpans, statedNumbers } from "../../../../llm/grounding/numbers.js";
 
 const values = (text: string) => statedNumbers(text).map((n) => n.readings.map((parts) => parts.map((p) => Number(p.value.toPrecision(8)))));
 
@@ -65,53 +64,7 @@ describe("NumberSpans", () => {
   });
 });
 
-/**
- * The numbers as statedNumbers found them before it read characters: NUMBER run globally over the text (its
- * look-behinds tried at every character), then the look-ahead patterns on the 24 characters after each match.
- */
-function formerNumbers(text: string) {
-  const out: Array<{ text: string; index: number; readings: unknown }> = [];
-  for (const m of text.matchAll(new RegExp(NUMBER.source, "gu"))) {
-    const end = m.index + m[0].length;
-    const after = text.slice(end, end + 24);
-    if (/^[.)]\s/u.test(after) && /^[ \t]*$/u.test(text.slice(text.lastIndexOf("\n", m.index - 1) + 1, m.index))) continue;
-    if (/^(?:\.\p{L}|[_\p{L}]*\d|-\p{L})/u.test(after)) continue;
-    const readings = readingsOf(m[1]!, exponentOf(m[2], m[3], m[4]), text, end);
-    if (readings.length) out.push({ text: m[0], index: m.index, readings });
-  }
-  return out;
-}
-
-describe("statedNumbers by character code", () => {
-  it("finds the numbers, digit groups, exponents and suffixes the global pattern found, on random texts", () => {
-    const pieces = ["1", "23", "0", "456", "7", ",", ".", " ", "\u00a0", "\u202f", "'", "’", "-", "_", "e", "E", "x", "×", "·", "*", "10", "^", "⁻³", "−", "+", "%", "k", "M", "GB", " million", "a", "é", "Ⅳ", "𝑥", "\ud835", "\n", ")", "\t", "fp", "ResNet-", "v", "3.x"];
-    for (const text of randomTexts(pieces, 30_000, 14)) expect(statedNumbers(text), JSON.stringify(text)).toEqual(formerNumbers(text));
-  });
-});
-
-describe("readingsOf a digit group", () => {
-  it("reads a plain group, and one decimal point or comma before other than three digits, as the former patterns did", () => {
-    // The three patterns mantissas ran before it read the one mark by character code.
-    const former = (group: string) =>
-      /^\d+$/u.test(group)
-        ? { value: Number(group), decimals: 0 }
-        : /^\d+\.(?:\d{1,2}|\d{4,})$/u.test(group)
-          ? { value: Number(group), decimals: group.length - group.indexOf(".") - 1 }
-          : /^\d+,(?:\d{1,2}|\d{4,})$/u.test(group)
-            ? { value: Number(group.replace(",", ".")), decimals: group.length - group.indexOf(",") - 1 }
-            : null;
-    let read = 0;
-    for (const text of randomTexts(["1", "0", "7", "42", ".", ",", " ", "'"], 20_000, 9)) {
-      // A digit group as statedNumbers hands it over: digits first, a mark always followed by a digit.
-      const group = `9${text}5`;
-      const expected = former(group);
-      if (!expected || /[.,' ][.,' ]/u.test(group)) continue;
-      read++;
-      expect(readingsOf(group, 0, group, group.length), group).toEqual([[{ value: expected.value, tolerance: 0.5 * 10 ** -expected.decimals }]]);
-    }
-    expect(read).toBeGreaterThan(1000);
-  });
-
+describe("statedNumbers reads a digit group", () => {
   it("reads a decimal of any length to the value Number() gives it with a point, the last digit included", () => {
     let seed = 11;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -123,7 +76,7 @@ describe("readingsOf a digit group", () => {
       const mark = random() < 0.5 ? "." : ",";
       const group = decimals === 3 || random() < 0.2 ? digits : `${digits.slice(0, at)}${mark}${digits.slice(at)}`;
       const expected = group === digits ? Number(digits) : Number(`${digits.slice(0, at)}.${digits.slice(at)}`);
-      expect(readingsOf(group, 0, group, group.length)[0]![0]!.value, group).toBe(expected);
+      expect(statedNumbers(group)[0]!.readings[0]![0]!.value, group).toBe(expected);
     }
   });
 });

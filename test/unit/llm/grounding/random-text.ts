@@ -1,4 +1,4 @@
-/** Seeded random texts over an alphabet that mixes what the grounding pass scans by character code. */
+/** Seeded random texts over an alphabet of pieces. */
 export function randomTexts(alphabet: readonly string[], count: number, maxLength: number, seed = 20): string[] {
   let state = seed;
   const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -11,6 +11,3 @@ export function randomTexts(alphabet: readonly string[], count: number, maxLengt
   }
   return out;
 }
-
-/** Letters of several scripts and cases, astral letters and lone surrogates, digits, spaces and marks. */
-export const MIXED = ["a", "Z", "e", "s", "_", "7", " ", " ", ".", "/", "'", "[", "]", "é", "É", "ß", "ñ", "σ", "Ω", "日", "本", "𝐀", "𝑥", "\ud835", "\udc00", "-", "’", "Ⅳ", "\u00a0", "\n", "=", "#", "%", ",", "İ", "ǅ", "ª"];
