@@ -1,11 +1,13 @@
 import { basename } from "node:path";
 import type { FoundFile } from "./walk.js";
 
-/** Model files the service does not read, by their names: listed as not sent, never dropped without a word. */
+/**
+ * Model files of formats the scan does not read, by their names: listed as not sent, never dropped without a word.
+ * Keras, HDF5, ONNX and SavedModel files are read by content (nodes/checkpoint/file/sniff.ts); one that lands here
+ * did not look like its format, and the classifier's reason says so.
+ */
 const MODEL_FILES: ReadonlyArray<[RegExp, string]> = [
-  [/\.keras$/i, "a Keras model file (.keras): not read by ml-diagnose; its training history is what the service analyses"],
-  [/\.(h5|hdf5)$/i, "an HDF5 model file: not read by ml-diagnose; its training history is what the service analyses"],
-  [/\.(onnx|tflite|pb|mlmodel|cbm|ubj)$/i, "a model file in a format ml-diagnose does not read"],
+  [/\.(tflite|mlmodel|cbm|ubj)$/i, "a model file in a format ml-diagnose does not read (TFLite, Core ML, CatBoost or XGBoost's own)"],
 ];
 
 /** Files known by name whose content the request has no field for. */

@@ -39,6 +39,7 @@ export const PARTIAL_RUN: Readonly<Record<string, PartialRunBehaviour>> = {
   "training.boosting_overfitting": soFar("the validation loss has risen with the rounds so far; more rounds only add trees"),
   "training.boosting_no_early_stopping": heldBack("the rounds after the best one are only known once boosting ends"),
   "training.early_stop_opportunity": heldBack("the wasted share is only known once the run ends"),
+  "training.still_improving": heldBack("a run still training is expected to be improving at its latest evaluation"),
   "training.underfitting": heldBack("judges the final fit of the training data"),
   "training.metric_frozen": soFar("the metric has not moved for the evaluations logged so far"),
   "training.train_val_inversion": soFar("the share of evaluations so far"),

@@ -31,9 +31,9 @@ function reachable(entry: string): Set<string> {
 
 /** What the client may load outside client/: schemas, readers of file formats, JSON helpers. */
 const ALLOWED = [
-  /^artifacts\/(request|context|format-path|language|nesting|json-values|tolerant-json|float64-column)\.ts$/,
+  /^artifacts\/(request|request-limits|context|format-path|language|nesting|json-values|tolerant-json|float64-column)\.ts$/,
   // The MLflow pull's own readers of run files (what a file is, by name and content), not its HTTP client.
-  /^artifacts\/mlflow\/(discover|documents|files|sniff|schemas|errors|map-settled|uri-rules)\.ts$/,
+  /^artifacts\/mlflow\/(discover|documents|files|sniff|schemas|errors|map-settled|uri-rules|reference)\.ts$/,
   /^artifacts\/mlflow\/build\/(checks|dataset|training)\.ts$/,
   // The ground floor (ARCHITECTURE.md): findings, agent results, the response, trace spans, grounding counts.
   /^domain\/[a-z-]+\.ts$/,
@@ -42,7 +42,7 @@ const ALLOWED = [
   /^nodes\/[a-z]+\/schema\.ts$/,
   /^nodes\/checkpoint\/file\/[a-z0-9-]+\.ts$/,
   /^nodes\/(training|checks|dataset)\/parse\/[a-z0-9-]+\.ts$/,
-  /^nodes\/training\/(names|params)\.ts$/,
+  /^nodes\/training\/(names|params|metric-quantities)\.ts$/,
 ];
 
 describe("client/ dependencies", () => {

@@ -14,15 +14,16 @@ beforeAll(async () => {
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 describe("detectRun on text logs", () => {
-  it("a Keras run: history.csv as metrics, the printed log as logs, model.keras listed as not sent with its reason", async () => {
+  it("a Keras run: history.csv as metrics, the printed log as logs, model.keras as the checkpoint", async () => {
     const dir = join(tmp, "keras");
     await cp(`${T}/runs/keras-healthy`, dir, { recursive: true });
     await copyFile(`${T}/logs/keras-fit-verbose1.log`, join(dir, "train.log"));
     const run = await detectRun([dir]);
     expect(run.metrics).toMatchObject({ format: "keras_csv" });
     expect(run.logs.length).toBeGreaterThan(15);
-    expect(run.used.map((u) => u.target).sort()).toEqual(["training_artifacts.logs", "training_artifacts.metrics"]);
-    expect(run.skipped).toEqual([{ source: `${dir}/model.keras`, reason: expect.stringContaining("Keras model file"), problem: false }]);
+    expect(run.used.map((u) => u.target).sort()).toEqual(["model_checkpoint_artifacts", "training_artifacts.logs", "training_artifacts.metrics"]);
+    expect(run.used.find((u) => u.target === "model_checkpoint_artifacts")?.source).toBe(`${dir}/model.keras`);
+    expect(run.skipped).toEqual([]);
   });
 
   it("printed output under any name (nohup.out) is sent as logs when a line of it prints metrics", async () => {

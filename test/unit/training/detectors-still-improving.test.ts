@@ -31,7 +31,7 @@ describe("TH-23 still_improving", () => {
   it("fires just above 4 standard errors from flat and not just below (slope against the tail's noise)", () => {
     const inside = stillImproving.detect(run(slopeFor(4 * 1.05, noisy), noisy));
     expect(inside).toHaveLength(1);
-    expect(inside[0]).toMatchObject({ id: "training.still_improving", severity: "medium" });
+    expect(inside[0]).toMatchObject({ id: "training.still_improving", severity: "low" });
     expect(inside[0]!.evidence[0]!.observed).toBeCloseTo(4.2, 4);
     // The 1 % level bar is not what decides here.
     expect(Number(inside[0]!.evidence[0]!.values!.tail_gain)).toBeGreaterThan(Number(inside[0]!.evidence[0]!.values!.level_threshold));
@@ -44,6 +44,13 @@ describe("TH-23 still_improving", () => {
     const slopeAt = (share: number) => (share * 2) / (9 + share * 39);
     expect(stillImproving.detect(run(slopeAt(0.0105), smooth))).toHaveLength(1);
     expect(stillImproving.detect(run(slopeAt(0.0095), smooth))).toEqual([]);
+  });
+
+  it("is medium from a 20 % gain of the final level over the tail (far from converged) and low just below", () => {
+    const smooth = series(N, () => 0);
+    const slopeAt = (share: number) => (share * 2) / (9 + share * 39);
+    expect(stillImproving.detect(run(slopeAt(0.205), smooth))[0]).toMatchObject({ severity: "medium" });
+    expect(stillImproving.detect(run(slopeAt(0.195), smooth))[0]).toMatchObject({ severity: "low" });
   });
 
   it("stays quiet on plateaued noisy runs (30 seeds) and on a curve that flattened before the end", () => {
