@@ -11,7 +11,9 @@ const EXAMPLE_COLUMNS = 8;
  * Rows of train that share every feature value with a row of another label (Deepchecks' Conflicting Labels: the
  * share of samples in such groups). Rows are grouped by a 64-bit hash of their feature values, missing equal to
  * missing; a collision would need two different rows with different labels to share a hash (about n²/2⁶⁵: 3·10⁻⁶
- * at 10 M rows), so the count is not checked on the values as the duplicate count is.
+ * at 10 M rows), so the count is not checked on the values as the duplicate count is. A group conflicts when its
+ * smallest and largest label differ: the same test as two distinct labels, at half the CPU of count(DISTINCT), which
+ * keeps a set per group (5.9 against 10.4 CPU-s on 10 M rows).
  */
 export async function conflictingLabels(engine: Engine, train: LoadedTable, target: string): Promise<ConflictingLabels | null> {
   const features = train.columns.filter((c) => c.name !== target).map((c) => ident(c.name));
@@ -21,8 +23,8 @@ export async function conflictingLabels(engine: Engine, train: LoadedTable, targ
   const hash = `hash(${features.join(", ")})`;
   await engine.run(`
     CREATE TEMP TABLE conflict_groups AS SELECT k, n FROM (
-      SELECT ${hash} AS k, count(*) AS n, count(DISTINCT ${y}) AS labels FROM ${t} WHERE ${y} IS NOT NULL GROUP BY k)
-    WHERE labels > 1`);
+      SELECT ${hash} AS k, count(*) AS n, min(${y}) <> max(${y}) AS conflicting FROM ${t} WHERE ${y} IS NOT NULL GROUP BY k)
+    WHERE conflicting`);
   try {
     const [totals] = await engine.rows(`SELECT coalesce(sum(n), 0) AS count, (SELECT count(*) FROM ${t} WHERE ${y} IS NOT NULL) AS rows FROM conflict_groups`);
     const count = Number(totals?.count ?? 0);
