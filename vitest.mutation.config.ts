@@ -8,6 +8,6 @@ export default defineConfig({
     include: [process.env.MUTATE_TESTS ?? "test/unit/{training,dataset,checks,checkpoint,experiment}/**/*.test.ts"],
     globalSetup: ["test/support/private-tmpdir.ts"],
     setupFiles: ["test/support/own-workspaces.ts"],
-    testTimeout: 30_000,
+    testTimeout: 120_000,
   },
 });
