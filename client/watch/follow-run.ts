@@ -1,4 +1,4 @@
-import { open, readFile, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { csvFormat } from "../../artifacts/mlflow/build/training.js";
 import { parseTolerantJson } from "../../artifacts/tolerant-json.js";
@@ -10,7 +10,7 @@ import { isSqliteFile, readMlflowSqlite } from "../detect/mlflow-sqlite.js";
 import { folderTime, isWandbLogFile } from "../detect/wandb-run.js";
 import { LineFollower } from "./append-reader.js";
 import { SqliteStoreFollower, type StoreFollower, WandbLogFollower } from "./store-followers.js";
-import { findTextSource } from "./text-source.js";
+import { findTextSource, readHead } from "./text-source.js";
 import { TfRecordFollower } from "./tfrecord-follower.js";
 
 /** A metrics source being followed, with what it has read so far. */
@@ -189,19 +189,6 @@ const PY_FLOAT: Record<string, number> = { nan: Number.NaN, inf: Number.POSITIVE
 function runDirOf(rel: string): string {
   const dir = dirname(rel);
   return SPLIT_DIRS.has(basename(dir)) ? dirname(dir) : dir;
-}
-
-/** The first bytes of a file as text ("" when unreadable): enough to tell a CSV log by its header. */
-async function readHead(path: string, bytes: number): Promise<string> {
-  const fh = await open(path, "r").catch(() => null);
-  if (!fh) return "";
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead).toString("utf8");
-  } finally {
-    await fh.close();
-  }
 }
 
 async function newestByTime(paths: readonly string[]): Promise<string | null> {

@@ -14,12 +14,13 @@ export interface TextSource {
 const HEAD_BYTES = 64 << 10;
 const LOG_NAME = /\.(log|txt|out)$/i;
 
-async function head(path: string): Promise<string> {
+/** The first bytes of a file as text ("" when unreadable): enough to tell a log by its header or first lines. */
+export async function readHead(path: string, bytes: number): Promise<string> {
   const fh = await open(path, "r").catch(() => null);
   if (!fh) return "";
   try {
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
     return buf.subarray(0, bytesRead).toString("utf8");
   } finally {
     await fh.close();
@@ -36,7 +37,7 @@ export async function findTextSource(root: string, files: readonly FoundFile[]):
   if (jsonl) return { kind: "jsonl", label: `${rel(jsonl)} (JSON lines)`, path: jsonl.path };
   for (const f of files) {
     if (!LOG_NAME.test(basename(f.path)) || f.size === 0) continue;
-    if (hasLogSeries(await head(f.path))) return { kind: "log", label: `${rel(f)} (printed training log)`, path: f.path };
+    if (hasLogSeries(await readHead(f.path, HEAD_BYTES))) return { kind: "log", label: `${rel(f)} (printed training log)`, path: f.path };
   }
   return null;
 }
