@@ -118,3 +118,29 @@ describe("TH-04 chance level: its evidence", () => {
     expect(fell.description).toContain("whatever it learned early was lost");
   });
 });
+
+describe("TH-04 chance level: the bands", () => {
+  const flat = (v: number) => series(40, () => v);
+  const at = (metrics: Record<string, number[]>, params: Record<string, unknown>) => chanceLevel.detect(trainingRun(metrics, { params }))[0];
+
+  it("takes the accuracy band from the evaluation size when it is known: 3 binomial standard errors, at least 0.03, at most 0.1", () => {
+    // K = 2, 400 validation examples: SE = √(0.25 / 400) = 0.025, band 0.075.
+    const k2 = { num_classes: 2, n_val: 400 };
+    expect(at({ val_accuracy: flat(0.574) }, k2)?.evidence[0]!.threshold).toBeCloseTo(0.575, 6);
+    expect(at({ val_accuracy: flat(0.576) }, k2)).toBeUndefined();
+    // 100 examples: 3 SE = 0.15, capped at 0.1.
+    expect(at({ val_accuracy: flat(0.599) }, { num_classes: 2, n_val: 100 })).toBeDefined();
+    expect(at({ val_accuracy: flat(0.601) }, { num_classes: 2, n_val: 100 })).toBeUndefined();
+    // 40 000 examples: 3 SE = 0.0075, raised to 0.03.
+    expect(at({ val_accuracy: flat(0.529) }, { num_classes: 2, n_val: 40_000 })).toBeDefined();
+    expect(at({ val_accuracy: flat(0.531) }, { num_classes: 2, n_val: 40_000 })).toBeUndefined();
+  });
+
+  it("takes the loss band as 5 % of ln K below it", () => {
+    const ln4 = Math.log(4);
+    const inside = at({ val_loss: flat(ln4 * 0.951), val_accuracy: flat(0.25) }, { num_classes: 4, n_val: 1000 });
+    expect(inside?.evidence.find((e) => e.artifact.endsWith("val/loss"))?.threshold).toBeCloseTo(ln4 * 0.95, 5);
+    const outside = at({ val_loss: flat(ln4 * 0.949), val_accuracy: flat(0.25) }, { num_classes: 4, n_val: 1000 });
+    expect(outside?.evidence.some((e) => e.artifact.endsWith("val/loss")) ?? false).toBe(false);
+  });
+});
