@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { classCount } from "../../../nodes/training/chance.js";
 import { chanceLevel } from "../../../nodes/training/detectors/chance-level.js";
 import { findOverfitting, overfitting } from "../../../nodes/training/detectors/overfitting.js";
 import { Prng } from "../../support/prng.js";
@@ -142,5 +143,20 @@ describe("TH-04 chance level: the bands", () => {
     expect(inside?.evidence.find((e) => e.artifact.endsWith("val/loss"))?.threshold).toBeCloseTo(ln4 * 0.95, 5);
     const outside = at({ val_loss: flat(ln4 * 0.949), val_accuracy: flat(0.25) }, { num_classes: 4, n_val: 1000 });
     expect(outside?.evidence.some((e) => e.artifact.endsWith("val/loss")) ?? false).toBe(false);
+  });
+});
+
+describe("TH-04 chance level: K read from the first training loss", () => {
+  const run = (first: number) => trainingRun({ train_loss: [first, ...series(30, (i) => 0.5 / (1 + i))] });
+
+  it("is the K whose ln K the first loss sits within 5 % of, just inside and not just outside", () => {
+    const ln2 = Math.log(2);
+    for (const share of [0.951, 1, 1.049]) expect(classCount(run(ln2 * share))).toEqual({ k: 2, source: "initial loss" });
+    for (const share of [0.949, 1.051]) expect(classCount(run(ln2 * share))).toBeNull();
+  });
+
+  it("stops at K = 100, where ln K and ln (K + 1) can no longer be told apart", () => {
+    expect(classCount(run(Math.log(100)))).toEqual({ k: 100, source: "initial loss" });
+    expect(classCount(run(Math.log(101)))).toBeNull();
   });
 });
