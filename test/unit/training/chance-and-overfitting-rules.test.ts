@@ -85,6 +85,19 @@ describe("TH-13 overfitting: what makes it high", () => {
     expect(e.window).toEqual([best, N - 1]);
     expect(e.text).toContain(`${N - 1 - best} evaluations after the best`);
     expect(Number(e.values!.final_val_loss)).toBeGreaterThan(Number(e.values!.best_val_loss));
+    expect(Number(e.values!.relative_worsening)).toBeCloseTo(Number(e.observed) / Number(e.values!.best_val_loss), 3);
+  });
+
+  it("reports the train loss at the best and at the end when one is logged, and says so; nothing of it without one", () => {
+    const val = valLoss(0.5, 0.3, 0.001);
+    const o = findOverfitting(trainingRun({ train_loss: fallingTrain, val_loss: val }))!;
+    const e = finding(val)!.evidence[0]!;
+    expect(e.values!.train_loss_at_best).toBeCloseTo(o.trainAtBest!, 4);
+    expect(e.values!.train_loss_at_end).toBeCloseTo(o.trainAtEnd!, 4);
+    expect(finding(val)!.description).toMatch(/while train\/loss kept falling \([\d.]+ → [\d.]+\)/);
+    const alone = overfitting.detect(trainingRun({ val_loss: val }))[0]!;
+    expect(alone.evidence[0]!.values).toMatchObject({ train_loss_at_best: null, train_loss_at_end: null });
+    expect(alone.description).not.toContain("kept falling");
   });
 });
 
