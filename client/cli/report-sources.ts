@@ -1,4 +1,5 @@
-import type { Skipped, Used } from "../detect/detect-run.js";
+import type { Used } from "../detect/detect-run.js";
+import type { Skipped } from "../detect/locate.js";
 import type { Palette } from "../render/colour.js";
 
 /** The "which file went where" listing on stderr: used files, then skipped ones with the reason. */

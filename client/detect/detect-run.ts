@@ -1,5 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
-import { basename, dirname, relative, resolve, sep } from "node:path";
+import { readFile } from "node:fs/promises";
+import { basename, dirname, relative, sep } from "node:path";
 import { csvFormat } from "../../artifacts/mlflow/build/training.js";
 import type { SniffedDocument } from "../../artifacts/mlflow/build/sniffed.js";
 import { isRecord } from "../../artifacts/json-values.js";
@@ -11,20 +11,14 @@ import { readTrackerStores } from "./tracker-stores.js";
 import { type EventFile, metricsFromEventFiles } from "./tfevents.js";
 import { catboostMetrics } from "./text-metrics.js";
 import { notSentReason } from "./unsent.js";
-import { type FoundFile, listRunFiles, rankFiles } from "./walk.js";
+import { type Located, locate, reasonOf, type Skipped } from "./locate.js";
+import { type FoundFile, rankFiles } from "./walk.js";
 
 /** A file used, and the request field it went into. */
 export interface Used {
   source: string;
   target: string;
   label: string;
-}
-
-/** A file not used, and why. `problem` ones (unreadable, unrecognized when named) stop the run under --strict. */
-export interface Skipped {
-  source: string;
-  reason: string;
-  problem: boolean;
 }
 
 /** The checkpoint chosen: one weights file, or a folder of them with the files beside them (config.json…). */
@@ -46,48 +40,12 @@ export interface DetectedRun {
   skipped: Skipped[];
 }
 
-interface Located {
-  file: FoundFile;
-  /** Named on the command line (an unrecognized one is a problem, not noise). */
-  named: boolean;
-  /** Where the file sits relative to the current directory, for messages. */
-  shown: string;
-}
-
 /** Metric sources in the service's own order of preference (artifacts/mlflow/pull.ts): structure first. */
 const METRICS_RANK = ["trainer_state", "metrics_csv", "rows", "jsonl", "boosting", "tfevents", "mlflow", "wandb"] as const;
 type MetricsKind = (typeof METRICS_RANK)[number];
 /** Subfolders Keras' TensorBoard callback writes per split. */
 const SPLIT_DIRS = new Set(["train", "validation", "eval", "val", "test"]);
 const CSV_LABEL = { lightning_csv: "Lightning CSVLogger metrics", keras_csv: "Keras CSVLogger log", csv: "metrics CSV" } as const;
-
-async function locate(paths: readonly string[], skipped: Skipped[]): Promise<Located[]> {
-  const out: Located[] = [];
-  for (const p of paths) {
-    try {
-      const info = await stat(p);
-      if (info.isDirectory()) {
-        const shown = (rel: string) => `${p.replace(/\/$/, "")}/${rel}`;
-        const unreadable = (dir: string, err: unknown) => skipped.push({ source: `${shown(dir)}/`, reason: `${reasonOf(err)}; the rest of ${p} is analysed`, problem: true });
-        for (const file of await listRunFiles(p, unreadable)) out.push({ file, named: false, shown: shown(file.relative) });
-      } else {
-        out.push({ file: { path: resolve(p), relative: basename(p), size: info.size }, named: true, shown: p });
-      }
-    } catch (err) {
-      skipped.push({ source: p, reason: reasonOf(err), problem: true });
-    }
-  }
-  return out;
-}
-
-/** A file-system error as a clause a person reads: "no such file", "permission denied". */
-export function reasonOf(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return "no such file or folder";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  if (code === "EISDIR") return "is a folder";
-  return (err as Error).message;
-}
 
 /**
  * Reads the run folders and files given and decides what goes where: one metrics source (the service's order of

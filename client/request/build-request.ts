@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import { buildChecks } from "../../artifacts/mlflow/build/checks.js";
 import { buildDataset } from "../../artifacts/mlflow/build/dataset.js";
 import { AnalysisRequestSchema, type AnalysisRequest } from "../../artifacts/request.js";
-import type { DetectedRun, Skipped } from "../detect/detect-run.js";
+import type { DetectedRun } from "../detect/detect-run.js";
+import type { Skipped } from "../detect/locate.js";
 import { ClientError } from "../errors.js";
 
 /** The request fields a client fills with artifacts. */
