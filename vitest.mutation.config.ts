@@ -9,5 +9,8 @@ export default defineConfig({
     globalSetup: ["test/support/private-tmpdir.ts"],
     setupFiles: ["test/support/own-workspaces.ts"],
     testTimeout: 120_000,
+    // One module graph for every run of a worker: 2.2× faster, and the same verdict for each of the 51 mutants of
+    // small-dataset.ts, static ones (thresholds) included, as with isolation.
+    isolate: false,
   },
 });
