@@ -5,7 +5,8 @@ import { defineConfig } from "vitest/config";
 // MUTATE_TESTS narrows them for a scoped run: a mutant of a module-level constant (a threshold) re-runs every test.
 export default defineConfig({
   test: {
-    include: [process.env.MUTATE_TESTS ?? "test/unit/{training,dataset,checks,checkpoint,experiment}/**/*.test.ts"],
+    // The catalog test always runs: it holds each detector's record (title, thresholds, severities) to the docs.
+    include: [process.env.MUTATE_TESTS ?? "test/unit/{training,dataset,checks,checkpoint,experiment}/**/*.test.ts", "test/unit/detector-catalog-docs.test.ts"],
     globalSetup: ["test/support/private-tmpdir.ts"],
     setupFiles: ["test/support/own-workspaces.ts"],
     testTimeout: 120_000,

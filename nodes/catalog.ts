@@ -13,3 +13,12 @@ export interface DetectorInfo {
   /** Where the threshold comes from (DETECTORS.md source keys or papers). */
   basis: string;
 }
+
+/** A text as one Markdown table cell: pipes escaped, line breaks folded. */
+export const tableCell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/** The catalog as docs/detectors.md shows it: one row per detector, every field of its record. */
+export function catalogTable(detectors: readonly DetectorInfo[]): string {
+  const rows = detectors.map((d) => `| \`${d.id}\` | ${d.rule} | ${tableCell(d.title)} | ${tableCell(d.threshold)} | ${d.severities.join(", ")} | ${tableCell(d.basis)} |`);
+  return ["| id | rule | title | rule and thresholds | severities | basis |", "|---|---|---|---|---|---|", ...rows].join("\n");
+}
