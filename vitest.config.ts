@@ -27,9 +27,9 @@ export default defineConfig({
           // Files share their worker's module graph: each restores what it changes (timers, env, spies, servers),
           // and importing the graph once per worker instead of once per file halves the unit and HTTP tiers' time.
           isolate: false,
-          // A temp directory per run, removed at the end: test runs leave nothing in the system's. Set up once, here:
-          // it sets TMPDIR before any worker of either project starts.
-          globalSetup: ["test/support/private-tmpdir.ts"],
+          // A temp directory per run, removed at the end: test runs leave nothing in the system's; and the production
+          // build the processes the tests start run from. Set up once, here, before any worker of either project starts.
+          globalSetup: ["test/support/private-tmpdir.ts", "test/support/test-build.ts"],
         },
       },
       { test: { ...shared, name: "fresh-process", include: NEED_A_FRESH_PROCESS } },

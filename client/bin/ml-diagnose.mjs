@@ -3,7 +3,7 @@
 // command of the production build (dist/client/, left by `npm install`) when there is one, which starts without
 // a compiler; from a checkout without a build it registers tsx's ESM loader (as workers/entry.mjs does) and
 // runs the TypeScript sources. After editing client/ sources in a built checkout, `npm run build` refreshes the
-// build; ML_DIAGNOSE_FROM_SOURCES=1 runs the sources anyway (the tests do, so they never test a stale build).
+// build; ML_DIAGNOSE_FROM_SOURCES=1 runs the sources anyway (the tests run a build made for the run instead).
 import { existsSync } from "node:fs";
 
 const compiled = new URL("../../dist/client/main.js", import.meta.url);

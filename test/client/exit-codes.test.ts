@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/client-process.js";
 import { type RunningService, startService } from "../support/http-service.js";
+import { builtCli } from "../support/built.js";
 
 /**
  * Every way a run can fail ends in its documented exit code (docs/client.md) with one line on stderr, never a
@@ -66,9 +67,9 @@ describe("exit codes that never lie", { timeout: 120_000 }, () => {
   });
 
   it("a reader that has gone (`| true`) ends quietly with the run's own code", async () => {
-    const command = `node client/bin/ml-diagnose.mjs analyse ${BENIGN} --format json -q | true; echo "exit=\${PIPESTATUS[0]}" >&2`;
+    const command = `node ${builtCli()} analyse ${BENIGN} --format json -q | true; echo "exit=\${PIPESTATUS[0]}" >&2`;
     // Not spawnSync: the service runs in this process and must go on answering.
-    const child = spawn("bash", ["-c", command], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ML_DIAGNOSE_FROM_SOURCES: "1", ML_DIAGNOSE_SERVER: svc.url } });
+    const child = spawn("bash", ["-c", command], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ML_DIAGNOSE_SERVER: svc.url } });
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     await once(child, "close");

@@ -4,6 +4,7 @@ import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:f
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningService, startService } from "../support/http-service.js";
+import { builtCli } from "../support/built.js";
 
 /**
  * Run folders that are only partly there, given to the real `ml-diagnose` process against the real service: a
@@ -30,9 +31,9 @@ afterAll(async () => {
 });
 
 async function analyse(folder: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["client/bin/ml-diagnose.mjs", "analyse", folder, "--format", "json"], {
+  const child = spawn(process.execPath, [builtCli(), "analyse", folder, "--format", "json"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: tmp, ML_DIAGNOSE_FROM_SOURCES: "1", ML_DIAGNOSE_SERVER: svc.url },
+    env: { PATH: process.env.PATH, HOME: tmp, ML_DIAGNOSE_SERVER: svc.url },
     ...NOBODY,
   });
   let stdout = "";

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningService, startService } from "../support/http-service.js";
+import { builtCli } from "../support/built.js";
 
 /**
  * `watch --stop-on --signal-pid` stopping a real Python training process started as CI scripts start it: in the
@@ -34,11 +35,11 @@ async function script(folder: string, trainFlags: string): Promise<{ stdout: str
   const command = [
     `python3 ${TRAIN} ${folder} ${trainFlags} &`,
     "pid=$!",
-    `node client/bin/ml-diagnose.mjs watch ${folder} --interval 1 --idle 60 --stop-on critical --signal-pid $pid --signal-grace 2`,
+    `node ${builtCli()} watch ${folder} --interval 1 --idle 60 --stop-on critical --signal-pid $pid --signal-grace 2`,
     'echo "watch exit=$?"',
     'if kill -0 $pid 2>/dev/null; then echo "training still running"; kill -KILL $pid; else echo "training gone"; fi',
   ].join("\n");
-  const child = spawn("bash", ["-c", command], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ML_DIAGNOSE_FROM_SOURCES: "1", ML_DIAGNOSE_SERVER: svc.url } });
+  const child = spawn("bash", ["-c", command], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ML_DIAGNOSE_SERVER: svc.url } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

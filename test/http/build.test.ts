@@ -1,13 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexCorpus, readSnapshot } from "../../knowledge/snapshot.js";
 import { answersOf } from "../support/knowledge-answers.js";
+import { builtCli, builtDist } from "../support/built.js";
 
 const root = new URL("../../", import.meta.url).pathname;
-// Inside the checkout, so the built files resolve their packages from node_modules as dist/ does.
-const outDir = join(".cache", `build-test-${process.pid}`);
+// The run's build (test/support/test-build.ts: scripts/build.mjs --out-dir, inside the checkout, so the built files
+// resolve their packages from node_modules as dist/ does), which the tiers' processes run from as well.
+const outDir = builtDist();
 const sample = JSON.parse(readFileSync(new URL("../fixtures/samples/tabular-healthy.json", import.meta.url), "utf8"));
 
 let child: ChildProcess | null = null;
@@ -35,30 +37,25 @@ async function startBuilt(): Promise<void> {
 }
 
 describe("the production build", { timeout: 120_000 }, () => {
-  beforeAll(async () => {
-    const built = spawnSync(process.execPath, ["scripts/build.mjs", "--out-dir", outDir], { cwd: root, encoding: "utf8" });
-    expect(built.status, built.stdout + built.stderr).toBe(0);
-    await startBuilt();
-  });
+  beforeAll(startBuilt);
   afterAll(() => {
     child?.kill("SIGKILL");
-    rmSync(join(root, outDir), { recursive: true, force: true });
   });
 
   it("holds compiled JavaScript with source maps and the run-time files, and no TypeScript", () => {
     for (const file of ["server/main.js", "server/main.js.map", "workers/entry.mjs", "workers/tasks.js", "report/report.css", "web"]) {
-      expect(existsSync(join(root, outDir, file)), file).toBe(true);
+      expect(existsSync(join(outDir, file)), file).toBe(true);
     }
-    expect(existsSync(join(root, outDir, "server", "main.ts"))).toBe(false);
+    expect(existsSync(join(outDir, "server", "main.ts"))).toBe(false);
   });
 
   it("runs the server from one bundled file whose source map leads back to the TypeScript sources", () => {
-    const entry = readFileSync(join(root, outDir, "server", "main.js"), "utf8");
+    const entry = readFileSync(join(outDir, "server", "main.js"), "utf8");
     // Its packages are inside it: no import of LangChain, zod or express is left for Node to resolve file by file.
     expect(entry).not.toMatch(/^import .* from "(@langchain\/|zod|express)/m);
     expect(entry).toMatch(/^\/\/# sourceMappingURL=main\.js\.map$/m);
-    const map = JSON.parse(readFileSync(join(root, outDir, "server", "main.js.map"), "utf8")) as { sources: string[] };
-    const sources = map.sources.map((s) => join(root, outDir, "server", s));
+    const map = JSON.parse(readFileSync(join(outDir, "server", "main.js.map"), "utf8")) as { sources: string[] };
+    const sources = map.sources.map((s) => join(outDir, "server", s));
     for (const file of ["server/main.ts", "graph/build.ts", "nodes/training/node.ts"]) expect(sources).toContain(join(root, file));
   });
 
@@ -91,7 +88,7 @@ describe("the production build", { timeout: 120_000 }, () => {
   // After every request to the server: indexing the corpus twice blocks this process for seconds on a loaded
   // machine, long enough for the server to close an idle kept-alive socket that fetch would then reuse.
   it("ships the knowledge corpus indexed, answering every query as the index built from the sources does", () => {
-    const shipped = readSnapshot(join(root, outDir, "knowledge", "corpus-index.json"));
+    const shipped = readSnapshot(join(outDir, "knowledge", "corpus-index.json"));
     expect(shipped).not.toBeNull();
     const sources = indexCorpus();
     expect(shipped!.docs).toEqual(sources.docs);
@@ -117,5 +114,24 @@ describe("the production build", { timeout: 120_000 }, () => {
     const run = builtCli(["--version"]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(`${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}\n`);
+  });
+});
+
+describe("the ml-diagnose launcher", { timeout: 120_000 }, () => {
+  const version = `${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}\n`;
+  const launch = (launcher: string, env: Record<string, string>) =>
+    spawnSync(process.execPath, [launcher, "--version"], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH, ...env } });
+
+  it("runs the compiled command when a build sits beside it (as after npm install)", () => {
+    const run = launch(builtCli(), {});
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe(version);
+  });
+
+  // Every other test runs the build; this one keeps the checkout's way in (`npm run dev`, a clone without a build).
+  it("runs the TypeScript sources through tsx with ML_DIAGNOSE_FROM_SOURCES=1", () => {
+    const run = launch("client/bin/ml-diagnose.mjs", { ML_DIAGNOSE_FROM_SOURCES: "1" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe(version);
   });
 });

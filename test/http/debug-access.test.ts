@@ -5,6 +5,7 @@ import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { debugUiEnabled, isLoopbackHost, loadServiceSettings } from "../../config/env.js";
 import { type RunningService, startService } from "../support/http-service.js";
+import { builtServer } from "../support/built.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -79,7 +80,7 @@ describe("listen address and debug surfaces", () => {
 
   it("npm start with no HOST listens on 127.0.0.1 only", { timeout: 90_000 }, async () => {
     const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0" };
-    const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [builtServer()], { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
     try {
       let output = "";
       const listening = await new Promise<{ host: string; port: number }>((resolve, reject) => {

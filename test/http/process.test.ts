@@ -4,6 +4,7 @@ import http from "node:http";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { startProcess } from "../support/service-process.js";
+import { builtServer } from "../support/built.js";
 
 const root = new URL("../../", import.meta.url).pathname;
 const body = readFileSync(new URL("../fixtures/samples/tabular-healthy.json", import.meta.url), "utf8");
@@ -14,7 +15,7 @@ afterEach(() => {
   running = null;
 });
 
-// Each test starts a real process (tsx compiles the sources): allow for a loaded two-core machine.
+// Each test starts a real process: allow for a loaded two-core machine.
 describe("the service process", { timeout: 90_000 }, () => {
   it("starts on the configured port and answers /readyz in deterministic mode", async () => {
     const svc = await startProcess();
@@ -24,7 +25,7 @@ describe("the service process", { timeout: 90_000 }, () => {
   });
 
   it("fails to start with a message naming a bad variable", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    const child = spawn(process.execPath, [builtServer()], {
       cwd: root,
       env: { PATH: process.env.PATH, SERVICE_LLM_MODEL_NAME: "m", SERVICE_LLM_MAX_TOKENS: "100" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { builtCli } from "./built.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -10,12 +11,12 @@ export interface CliRun {
 
 /**
  * Runs the real `ml-diagnose` launcher (client/bin/ml-diagnose.mjs) as a child process, as `npx ml-diagnose` does,
- * on the TypeScript sources (not a dist/ build that may predate them).
+ * on the run's production build of the sources under test (test/support/test-build.ts).
  */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, ["client/bin/ml-diagnose.mjs", ...args], {
+  const child = spawn(process.execPath, [builtCli(), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ML_DIAGNOSE_FROM_SOURCES: "1", ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
+import { builtServer } from "./built.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** Starts `server/main.ts` as `npm start` does, on a free port, and resolves with its URL and log lines. */
+/** Starts the service from the run's production build as `npm start` does, on a free port, and resolves with its URL and log lines. */
 export async function startProcess(env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, ["--enable-source-maps", builtServer()], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
