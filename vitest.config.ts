@@ -15,24 +15,28 @@ const shared = {
   execArgv: ["--expose-gc"],
 };
 
+// A temp directory per run, removed at the end: test runs leave nothing in the system's (the first project's setup
+// makes it, before any worker starts; the others' find it made).
+const PRIVATE_TMPDIR = "test/support/private-tmpdir.ts";
+
 export default defineConfig({
   test: {
     projects: [
+      // Files share their worker's module graph (isolate: false): each restores what it changes (timers, env, spies,
+      // servers), and importing the graph once per worker instead of once per file halves the tiers' time.
+      { test: { ...shared, name: "unit", include: ["test/unit/**/*.test.ts"], isolate: false, globalSetup: [PRIVATE_TMPDIR] } },
       {
         test: {
           ...shared,
-          name: "tiers",
+          name: "service",
           include: ["test/**/*.test.ts"],
-          exclude: NEED_A_FRESH_PROCESS,
-          // Files share their worker's module graph: each restores what it changes (timers, env, spies, servers),
-          // and importing the graph once per worker instead of once per file halves the unit and HTTP tiers' time.
+          exclude: ["test/unit/**", ...NEED_A_FRESH_PROCESS],
           isolate: false,
-          // A temp directory per run, removed at the end: test runs leave nothing in the system's; and the production
-          // build the processes the tests start run from. Set up once, here, before any worker of either project starts.
-          globalSetup: ["test/support/private-tmpdir.ts", "test/support/test-build.ts"],
+          // The production build the processes these tests start run from (made once, only when these tiers run).
+          globalSetup: [PRIVATE_TMPDIR, "test/support/test-build.ts"],
         },
       },
-      { test: { ...shared, name: "fresh-process", include: NEED_A_FRESH_PROCESS } },
+      { test: { ...shared, name: "fresh-process", include: NEED_A_FRESH_PROCESS, globalSetup: [PRIVATE_TMPDIR] } },
     ],
   },
 });

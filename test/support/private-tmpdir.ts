@@ -11,10 +11,14 @@ const TSX_CACHE = /^tsx-\d+$/;
  * directory. What a test or the service under test forgot to remove fails the run, named on stderr.
  */
 export default function privateTmpdir(): () => void {
+  // Each project of the run lists this setup; the first makes the directory and removes it at the end.
+  if (process.env.ML_DIAGNOSIS_TEST_TMPDIR) return () => {};
   const previous = process.env.TMPDIR;
   const dir = mkdtempSync(join(tmpdir(), "ml-diagnosis-test-run-"));
   process.env.TMPDIR = dir;
+  process.env.ML_DIAGNOSIS_TEST_TMPDIR = dir;
   return () => {
+    delete process.env.ML_DIAGNOSIS_TEST_TMPDIR;
     const left = readdirSync(dir).filter((name) => !TSX_CACHE.test(name));
     if (left.length > 0) {
       process.stderr.write(`test run FAILED: ${left.length} entries left in the temp directory (removed now; remove them in the test that makes them): ${left.slice(0, 20).join(", ")}\n`);
