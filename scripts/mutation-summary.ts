@@ -1,0 +1,32 @@
+// Sums StrykerJS JSON reports (mutation-testing-report schema) into the score per file and in all, the way
+// docs/mutation.md reports them: killed ÷ (killed + survived + not covered), timeouts counted as killed, and the
+// same without the mutants that only change a text (StringLiteral). A file in several reports counts from the
+// last one named, so scoped runs made one after another add up to one measurement.
+// Run: npx tsx scripts/mutation-summary.ts <report.json> [...]
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+
+const ReportSchema = z.object({
+  files: z.record(z.string(), z.object({ mutants: z.array(z.object({ status: z.string(), mutatorName: z.string() })) })),
+});
+type Mutant = z.infer<typeof ReportSchema>["files"][string]["mutants"][number];
+
+const byFile = new Map<string, Mutant[]>();
+for (const path of process.argv.slice(2)) {
+  for (const [file, { mutants }] of Object.entries(ReportSchema.parse(JSON.parse(readFileSync(path, "utf8"))).files)) {
+    byFile.set(file, mutants);
+  }
+}
+
+function score(mutants: Mutant[]): { counted: number; killed: number; text: string } {
+  const counted = mutants.filter((m) => ["Killed", "Timeout", "Survived", "NoCoverage"].includes(m.status));
+  const killed = counted.filter((m) => m.status === "Killed" || m.status === "Timeout").length;
+  const pct = (k: number, n: number) => (n ? `${((100 * k) / n).toFixed(1)} %` : "–");
+  const prose = counted.filter((m) => m.mutatorName !== "StringLiteral");
+  const proseKilled = prose.filter((m) => m.status === "Killed" || m.status === "Timeout").length;
+  return { counted: counted.length, killed, text: `${pct(killed, counted.length)} (${killed}/${counted.length}; ${pct(proseKilled, prose.length)} without text)` };
+}
+
+const rows = [...byFile.entries()].sort(([a], [b]) => a.localeCompare(b));
+for (const [file, mutants] of rows) console.log(`${file}  ${score(mutants).text}`);
+console.log(`all ${rows.length} files  ${score(rows.flatMap(([, m]) => m)).text}`);
