@@ -28,6 +28,9 @@ describe("CR-09 coverage gap: each kind of gap alone", () => {
     expect(one.evidence[0]!.text).toBe('Deepchecks "Label Property Outliers" does not apply: Check is irrelevant for regression tasks.');
     expect(one.recommendation?.action).toBe("and drop checks that do not apply to the task so the report covers what it claims.");
     expect(only(gap([na("A"), na("B")])).description).toMatch(/^"A", "B" do not apply to this task/);
+    // Only the reason's closing period goes.
+    const reason = outcome({ category: "other", name: "C", notApplicable: true, message: "Needs e.g. a model." });
+    expect(only(gap([reason])).description).toContain("(Needs e.g. a model)");
   });
 
   it("names suites that were switched off, and asks to run them", () => {
@@ -43,6 +46,8 @@ describe("CR-09 coverage gap: each kind of gap alone", () => {
   it("counts parts of the artifact it could not read", () => {
     const f = only(gap([], { unreadable: [{ path: "checks_artifacts.reports[1]", reason: "not a report" }, { path: "checks_artifacts.reports[2]", reason: "empty" }] }));
     expect(f.description).toBe("2 part(s) of the artifact were not recognized and were skipped.");
+    const both = only(gap([outcome({ category: "other", name: "A", status: "error" })], { unreadable: [{ path: "p", reason: "r" }] }));
+    expect(both.description).toBe('1 check(s) could not run: "A". 1 part(s) of the artifact were not recognized and were skipped.');
     expect(f.evidence).toEqual([
       { rule_id: "CR-09", artifact: "checks_artifacts.reports[1]", text: "Skipped: not a report." },
       { rule_id: "CR-09", artifact: "checks_artifacts.reports[2]", text: "Skipped: empty." },
@@ -79,6 +84,8 @@ describe("CR-10 report/data mismatch", () => {
     expect(mismatch({ reportDatasetName: "credit-default", requestDatasetName: null })).toEqual([]);
     const f = only(mismatch({ reportDatasetName: "credit-default", requestDatasetName: "orders" }));
     expect(f.evidence[0]).toEqual({ rule_id: "CR-10", artifact: "checks_artifacts.dataset_name", text: 'The report is for dataset "credit-default" but the request is for "orders".', observed: "credit-default", threshold: "orders" });
+    const both = only(mismatch({ reportDatasetName: "credit-default", requestDatasetName: "orders", rowCounts: [rows("test", 100, "a"), rows("test", 200, "b")] }));
+    expect(both.description).toContain('the request is for "orders". test rows: 100 at a but 200 at b');
   });
 
   it("flags Evidently drift columns the validated table lacks, each once; not other tools' or other checks' columns", () => {

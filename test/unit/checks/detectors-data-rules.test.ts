@@ -37,6 +37,7 @@ describe("CR-01 integrity failed: each check at its DS severity", () => {
   it("judges a stated duplicate share by DS-07 (> 5 % medium) under a WARN too, and maps a duplicates check without a share", () => {
     expect(only(run(integrityFailed, check("duplicate_rows", "warn", { observed: 0.3 }))).severity).toBe("medium");
     expect(only(run(integrityFailed, check("duplicate_rows", "warn"))).severity).toBe("low");
+    expect(only(run(integrityFailed, check("duplicate_rows", "fail"))).severity).toBe("medium");
   });
 
   it("takes the worst severity, and quotes the message of the first check at it", () => {
@@ -79,6 +80,8 @@ describe("CR-02 leakage failed", () => {
     expect(f.evidence[0]).toMatchObject({ threshold: 0.05 });
     expect(f.severity).toBe("high");
     expect(f.confidence).toBe(0.71);
+    // A failure without a threshold is the report's own verdict: no catalog default in its evidence.
+    expect(only(run(leakageFailed, mix({ threshold: null }))).evidence[0]).toMatchObject({ threshold: null });
   });
 
   it("applies no default to other leakage checks without a condition", () => {

@@ -22,6 +22,8 @@ describe("CR-03 feature drift: severity", () => {
     expect(half.description).toContain("2 of 4 features drifted (share 0.5)");
     expect(half.evidence[0]).toMatchObject({ observed: 0.5, threshold: 0.5, values: { drifted: 2, assessed: 4, important_drifted: null } });
     expect(half.title).toBe("Features drifted between train and evaluation data");
+    const single = only(run(featureDrift, column("a", "fail"), column("b", "pass"), column("c", "pass"), column("d", "pass")));
+    expect(single.evidence[0]!.text).toBe('1 of 4 features drifted: "a" 0.3 (threshold 0.2).');
     const most = only(run(featureDrift, column("a", "fail"), column("b", "fail"), column("c", "fail"), column("d", "pass")));
     expect(most.severity).toBe("high");
     expect(most.evidence[0]).toMatchObject({ observed: 0.75 });
@@ -52,6 +54,9 @@ describe("CR-03 feature drift: severity", () => {
     expect(third.severity).toBe("high");
     expect(third.description).toContain('Among the most important features: "e".');
     expect(third.evidence[0]!.values).toMatchObject({ important_drifted: "e" });
+    const two = ranked("e");
+    two.details[1]!.flagged = true;
+    expect(only(run(featureDrift, two)).evidence[0]!.values).toMatchObject({ important_drifted: "b, e" });
     const fourth = only(run(featureDrift, ranked("a")));
     expect(fourth.severity).toBe("medium");
     expect(fourth.description).not.toContain("Among the most important");
@@ -59,7 +64,10 @@ describe("CR-03 feature drift: severity", () => {
 
   it("counts a dataset-level check's flagged columns as failed drift when no feature check ran", () => {
     const table = outcome({ category: "dataset_drift", tool: "evidently", name: "DataDriftTable", observed: 0.25, threshold: 0.5, status: "pass", path: "checks_artifacts.reports[1]", details: [detail("a", 0.3, true), detail("b", 0.1, false), detail("c", 0.1, false), detail("d", null, false)] });
-    const f = only(run(featureDrift, table));
+    // Neither another category's flagged details nor a dataset-level check that flags nothing is a source.
+    const integrity = outcome({ category: "integrity", status: "pass", observed: 0.9, path: "checks_artifacts.reports[2]", details: [detail("z", 0.9, true)] });
+    const calm = outcome({ category: "dataset_drift", tool: "evidently", status: "pass", observed: 0.8, threshold: 0.5, path: "checks_artifacts.reports[3]" });
+    const f = only(run(featureDrift, table, integrity, calm));
     expect(f.severity).toBe("medium");
     // The column without a score is not assessed.
     expect(f.description).toContain('1 of 3 features drifted (share 0.333): "a" 0.3 (threshold 0.2)');
@@ -82,6 +90,9 @@ describe("CR-03 feature drift: severity", () => {
     const a = outcome({ category: "feature_drift", tool: "evidently", name: "first", columns: ["x"], status: "pass", observed: 0.05, threshold: 0.2 });
     const b = outcome({ category: "feature_drift", tool: "evidently", name: "second", columns: ["x"], status: "fail", observed: 0.4, threshold: 0.2 });
     for (const order of [[a, b], [b, a]]) expect(only(run(featureDrift, ...order)).description).toMatch(/^1 of 1 features drifted \(share 1\): "x" 0\.4/);
+    // Among two flagged numbers of a column, the first reported stands.
+    const c = outcome({ category: "feature_drift", tool: "evidently", name: "third", columns: ["x"], status: "fail", observed: 0.5, threshold: 0.2 });
+    expect(only(run(featureDrift, b, c)).description).toMatch(/: "x" 0\.4 \(threshold 0\.2\)\./);
   });
 });
 
@@ -100,7 +111,11 @@ describe("CR-03 feature drift: a share only when the report assesses every featu
 
   it("names the drifted columns when no number was given, and the check when nothing is listed", () => {
     const bare = outcome({ category: "feature_drift", tool: "generic", name: "drift_check", columns: ["a"] });
-    expect(only(run(featureDrift, bare)).description).toMatch(/^1 feature drifted: "a"\./);
+    const f = only(run(featureDrift, bare));
+    expect(f.description).toBe('1 feature drifted: "a". The evaluation data differs from what the model was trained on.');
+    expect(f.evidence[0]!.text).toBe("1 feature drifted.");
+    // A number without a threshold is quoted alone.
+    expect(only(run(featureDrift, { ...bare, observed: 0.3 })).description).toMatch(/^1 feature drifted: "a" 0\.3\. /);
     const dataset = outcome({ category: "dataset_drift", tool: "evidently", name: "share", status: "pass", observed: 0.1, threshold: 0.5, details: [detail("a", 0.05, false)] });
     expect(only(run(featureDrift, dataset, outcome({ category: "feature_drift", tool: "evidently", name: "Drift", status: "warn", observed: 0.3, threshold: 0.2 }))).description).toMatch(/^1 of 2 features drifted \(share 0\.5\): "Drift" 0\.3/);
   });
@@ -170,6 +185,8 @@ describe("CR-04 dataset drift", () => {
     expect(f.evidence[0]!.text).toContain("against the catalog default 0.25");
     expect(f.confidence).toBe(0.55);
     expect(run(datasetDrift, domain({ status: "none", threshold: null, observed: 0.2499 }))).toEqual([]);
+    // A verdict of the report's own says nothing of the catalog default, even without a threshold.
+    expect(only(run(datasetDrift, domain({ threshold: null }))).evidence[0]).toMatchObject({ threshold: null, text: 'Deepchecks "Multivariate Drift" FAIL: 0.5.' });
   });
 
   it("is medium when it only warned, and measures confidence against the report's own threshold", () => {
@@ -220,6 +237,8 @@ describe("CR-05 label drift", () => {
     expect(f.severity).toBe("medium");
     expect(f.description).toMatch(/^Deepchecks "Label Drift" warned: /);
     expect(f.evidence[0]).toMatchObject({ threshold: 0.2 });
+    // A failure without a threshold is the report's own verdict: no catalog default in its evidence.
+    expect(only(run(labelDrift, label({ threshold: null }))).evidence[0]).toMatchObject({ threshold: null });
     const generic = only(run(labelDrift, outcome({ category: "label_drift", tool: "generic", name: "target_share", message: "Churn rate 26% in train vs 34% in test." })));
     expect(generic.description).toMatch(/^Check "target_share" failed: Churn rate 26% in train vs 34% in test\. Class priors/);
     expect(generic.confidence).toBe(0.55);
@@ -251,6 +270,12 @@ describe("CR-02 shortcut risk", () => {
     expect(f.description).toMatch(/^Deepchecks "Property Label Correlation Change" failed: "Brightness" predicts "blight" with PPS 0\.5 in train but 0\.2 in test \(difference 0\.3, allowed < 0\.2\)\. /);
     expect(f.severity).toBe("high");
     expect(f.confidence).toBe(0.71);
+  });
+
+  it("describes the largest difference whatever order the report lists the properties in", () => {
+    for (const details of [[detail("Brightness", 0.3, true), detail("Area", 0.25, true)], [detail("Area", 0.25, true), detail("Brightness", 0.3, true)]]) {
+      expect(only(run(shortcutRisk, shortcut(details))).description).toContain('"Brightness" predicts the label differently in train and test (PPS difference 0.3)');
+    }
   });
 
   it("falls back to the difference alone without a train PPS, and leaves out an unknown threshold", () => {
