@@ -1,20 +1,36 @@
 // Sums StrykerJS JSON reports (mutation-testing-report schema) into the score per file and in all, the way
 // docs/mutation.md reports them: killed ÷ (killed + survived + not covered), timeouts counted as killed, and the
 // same without the mutants that only change a text (StringLiteral). A file in several reports counts from the
-// last one named, so scoped runs made one after another add up to one measurement.
+// last one named, mutant by mutant (by place, mutator and replacement), so scoped runs made one after another, down to
+// line-scoped re-runs (`--mutate "file.ts:13-20"`), add up to one measurement.
 // Run: npx tsx scripts/mutation-summary.ts <report.json> [...]
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 
 const ReportSchema = z.object({
-  files: z.record(z.string(), z.object({ mutants: z.array(z.object({ status: z.string(), mutatorName: z.string() })) })),
+  files: z.record(
+    z.string(),
+    z.object({
+      mutants: z.array(
+        z.object({
+          status: z.string(),
+          mutatorName: z.string(),
+          replacement: z.string().optional(),
+          location: z.object({ start: z.object({ line: z.number(), column: z.number() }), end: z.object({ line: z.number(), column: z.number() }) }),
+        }),
+      ),
+    }),
+  ),
 });
 type Mutant = z.infer<typeof ReportSchema>["files"][string]["mutants"][number];
 
-const byFile = new Map<string, Mutant[]>();
+const place = (m: Mutant) => `${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName} ${m.replacement ?? ""}`;
+const byFile = new Map<string, Map<string, Mutant>>();
 for (const path of process.argv.slice(2)) {
   for (const [file, { mutants }] of Object.entries(ReportSchema.parse(JSON.parse(readFileSync(path, "utf8"))).files)) {
-    byFile.set(file, mutants);
+    const known = byFile.get(file) ?? new Map<string, Mutant>();
+    for (const m of mutants) known.set(place(m), m);
+    byFile.set(file, known);
   }
 }
 
@@ -27,6 +43,6 @@ function score(mutants: Mutant[]): { counted: number; killed: number; text: stri
   return { counted: counted.length, killed, text: `${pct(killed, counted.length)} (${killed}/${counted.length}; ${pct(proseKilled, prose.length)} without text)` };
 }
 
-const rows = [...byFile.entries()].sort(([a], [b]) => a.localeCompare(b));
+const rows = [...byFile.entries()].map(([file, known]) => [file, [...known.values()]] as const).sort(([a], [b]) => a.localeCompare(b));
 for (const [file, mutants] of rows) console.log(`${file}  ${score(mutants).text}`);
 console.log(`all ${rows.length} files  ${score(rows.flatMap(([, m]) => m)).text}`);
