@@ -73,7 +73,17 @@ describe("EX-01 within noise: the lead against t(0.975, df)·SE of each pair", (
     expect(f.description).not.toContain("arch=c05 (");
     expect(f.description).toContain("; ….");
     expect(f.recommendation?.action).toContain("Repeat the 5 leading configurations");
+    expect(f.description).toContain("; arch=c02 (0.502");
     expect(within(sweep({ ...single("a", 0.5), ...single("b", 0.501) }))!.description).not.toContain("…");
+    const four = Object.assign({}, ...Array.from({ length: 5 }, (_, i) => single(`c${i}`, 0.5 + i * 0.001)));
+    expect(within(sweep(four))!.description).not.toContain("…");
+  });
+
+  it("is less sure when any tie rests on the runs' curve noise rather than seeds", () => {
+    // b's pair uses b's seed variance; c's pair (two single runs) the curves.
+    const f = within(sweep({ ...single("a", 0.5), ...seeds({ arch: "b" }, [0.5, 0.52], "b"), ...single("c", 0.51) }));
+    expect(f?.evidence.map((x) => x.values?.noise_source)).toEqual(["seeds", "curves"]);
+    expect(f?.confidence).toBe(0.6);
   });
 
   it("ranks configurations of equal mean by their key, so the best does not depend on arrival order", () => {
@@ -136,7 +146,7 @@ describe("EX-05 regression: best and final both worse than t(0.99, df)·SE, or e
   it("is critical when every run of the candidate failed while the baseline finished", () => {
     const e = pair({ diverged: true }, { score: 0.5, curve: [[2, 0.6], [5, 0.5]] });
     const c = compareWithBaseline(e)!.candidates[0]!;
-    expect(c).toMatchObject({ best: null, final: null, worse_best: null, failed: ["pr"], regression: true });
+    expect(c).toMatchObject({ best: null, final: null, worse_best: null, worse_final: null, failed: ["pr"], regression: true });
     expect(c.reasons[0]).toBe("every run failed (val/loss ended non-finite after 9 finite points) while the baseline finished");
     // No candidate score: the pair's noise is the baseline's curve alone, √(0.01²) → level 0.5 + 2.326·0.01.
     expect(c.critical).toBeCloseTo(Z99 * 0.01, 6);
@@ -147,7 +157,45 @@ describe("EX-05 regression: best and final both worse than t(0.99, df)·SE, or e
     expect(f.evidence[0]?.observed).toBeNull();
     // Both failed: nothing to regress against.
     expect(compareWithBaseline(pair({ diverged: true }, { diverged: true }))?.regression).toBe(false);
-    expect(compareWithBaseline(pair({ score: 0.9 }, { diverged: true }))?.regression).toBe(false);
+    const baseFailed = compareWithBaseline(pair({ score: 0.9 }, { diverged: true }))!;
+    expect(baseFailed.candidates[0]).toMatchObject({ best: 0.9, worse_best: null, worse_final: null, steps_to_baseline_level: null, baseline_steps_to_level: null, regression: false });
+    expect(baseFailed.baseline_best).toBeNull();
+  });
+
+  it("names every failure of an all-failed candidate, and only the failed runs of a candidate", () => {
+    const e = sweep({ main: { params: { change: "main" }, score: 0.5 }, "pr-1": { params: { change: "pr", seed: 1 }, diverged: true }, "pr-2": { params: { change: "pr", seed: 2 }, trainLossDiverged: true, score: 0.5 } }, { baseline: "main" });
+    expect(compareWithBaseline(e)!.candidates[0]!.reasons[0]).toBe("every run failed (val/loss ended non-finite after 9 finite points; train/loss ended non-finite) while the baseline finished");
+    const some = sweep({ main: { params: { change: "main" }, score: 0.5 }, "pr-1": { params: { change: "pr", seed: 1 }, diverged: true }, "pr-2": { params: { change: "pr", seed: 2 }, score: 0.5 } }, { baseline: "main" });
+    expect(compareWithBaseline(some)!.candidates[0]).toMatchObject({ runs: ["pr-1", "pr-2"], failed: ["pr-1"], best: 0.5, regression: false });
+  });
+
+  it("counts a worsening equal to a zero threshold as none: identical levels without noise", () => {
+    const still = { noise: 0 };
+    expect(compareWithBaseline(pair({ ...still, score: 0.5, final: 0.6 }, { ...still, score: 0.5 }))?.regression).toBe(false);
+    expect(compareWithBaseline(pair({ ...still, score: 0.6, final: 0.5 }, { ...still, score: 0.5 }))?.regression).toBe(false);
+    expect(compareWithBaseline(pair({ ...still, score: 0.6, final: 0.6 }, { ...still, score: 0.5 }))?.candidates[0]?.critical).toBe(0);
+  });
+
+  it("counts a curve point exactly at the baseline's level as reaching it", () => {
+    const critical = compareWithBaseline(pair({ score: 0.5 }))!.candidates[0]!.critical;
+    const e = pair({ score: 0.5, curve: [[2, 0.9], [6, 0.5 + critical], [10, 0.5]] }, { score: 0.5, curve: [[3, 0.5 + critical], [8, 0.5]] });
+    const c = compareWithBaseline(e)!.candidates[0]!;
+    expect([c.steps_to_baseline_level, c.baseline_steps_to_level]).toEqual([6, 3]);
+  });
+
+  it("says when a regressing candidate's first run did reach the baseline's level, and leaves it out when the baseline's kept curve never did", () => {
+    // Eight seeds, the first as good as the baseline: the mean is worse beyond Welch's threshold, the first run reached the level.
+    const cand = seeds({ change: "pr" }, [0.52, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7], "pr", {});
+    cand["pr-1"] = { ...cand["pr-1"]!, curve: [[2, 0.9], [5, 0.52]] };
+    const e = sweep({ ...seeds({ change: "main" }, [0.49, 0.5, 0.51, 0.5], "main"), ...cand }, { baseline: "main-1" });
+    const c = compareWithBaseline(e)!.candidates[0]!;
+    expect(c.regression).toBe(true);
+    expect(c.reasons[1]).toBe("reached the baseline's level at step 5 (baseline: 10)");
+    // The baseline's downsampled curve missed its best point: no step to compare with.
+    const missed = compareWithBaseline(pair({ score: 0.6 }, { score: 0.5, curve: [[1, 0.9], [10, 0.6]] }))!.candidates[0]!;
+    expect(missed.regression).toBe(true);
+    expect(missed.baseline_steps_to_level).toBeNull();
+    expect(missed.reasons).toHaveLength(1);
   });
 
   it("lists the medium-or-worse per-run findings the candidate has and the baseline has not, with a regression", () => {
@@ -170,6 +218,8 @@ describe("EX-05 regression: best and final both worse than t(0.99, df)·SE, or e
     expect(c.noise.df).toBeCloseTo(4, 10);
     const f = regression(threeSeeds)!;
     expect(f.confidence).toBeGreaterThan(0.7);
+    expect(c.final).toBeCloseTo(0.6, 10);
+    expect(compareWithBaseline(threeSeeds)).toMatchObject({ baseline_final: expect.closeTo(0.5, 10), noise: { source: "seeds", df: 4 } });
     expect(f.evidence[0]?.n_points).toBe(6);
     expect(f.evidence[0]?.values?.df).toBeCloseTo(4, 10);
   });
@@ -182,9 +232,41 @@ describe("EX-05 regression: best and final both worse than t(0.99, df)·SE, or e
       [["b"], false],
     ]);
     expect(comparison).toMatchObject({ baseline: "main", baseline_runs: ["main"], baseline_best: 0.5, baseline_final: 0.5, regression: true });
+    expect(comparison.noise).toEqual({ sigma: expect.closeTo(0.01, 10), df: null, source: "curves" });
     expect(regression(e)!.description).toContain("1 configuration(s) regress against the baseline main on val/loss: a (change=a)");
     expect(compareWithBaseline(sweep({ main: { params: { change: "main" }, score: 0.5 } }, { baseline: "nobody" }))).toBeNull();
     expect(detectRegression(e, null)).toEqual([]);
+  });
+});
+
+describe("EX-05 with several regressing candidates", () => {
+  const base = { main: { params: { change: "main" }, score: 0.5 } };
+
+  it("is critical when any regressing candidate failed outright", () => {
+    const e = sweep({ ...base, a: { params: { change: "a" }, score: 0.6 }, b: { params: { change: "b" }, diverged: true } }, { baseline: "main" });
+    expect(regression(e)?.severity).toBe("critical");
+  });
+
+  it("takes its confidence from the strongest regression, lowered if any rests on curve noise", () => {
+    // 0.1 / 0.0329 (the strongest) sets it, not 0.04 / 0.0329.
+    const e = sweep({ ...base, a: { params: { change: "a" }, score: 0.6 }, b: { params: { change: "b" }, score: 0.54 } }, { baseline: "main" });
+    expect(regression(e)?.confidence).toBe(0.6);
+    // a: its own seeds (t(0.99, 2)); b: curves. 0.4 / 0.0804 → 0.90, ×0.85 (5 runs), ×0.8 (b's curve noise).
+    const mixed = sweep({ ...base, ...seeds({ change: "a" }, [0.9, 0.91, 0.89], "a"), b: { params: { change: "b" }, score: 0.6 } }, { baseline: "main" });
+    expect(regression(mixed)?.evidence.map((x) => x.values?.noise_source)).toEqual(["seeds", "curves"]);
+    expect(regression(mixed)?.confidence).toBe(0.61);
+  });
+
+  it("describes four candidates and gives evidence for ten, each with its runs, configuration and reasons", () => {
+    const many = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`c${String(i).padStart(2, "0")}`, { params: { change: `c${i}` }, score: 0.6 + i / 100 } as RunInput]));
+    const f = regression(sweep({ ...base, ...many }, { baseline: "main" }))!;
+    expect(f.evidence).toHaveLength(10);
+    expect(f.description).toContain("11 configuration(s) regress");
+    expect(f.description).toContain("c00 (change=c0): best val/loss 0.6 vs 0.5 and final 0.6 vs 0.5: worse by 0.1 and 0.1, both beyond the noise threshold 0.0329 (σ = 0.01 from the runs' own curves); never reached the baseline's level 0.5329 (the baseline did at step 10). c01 (change=c1)");
+    expect(f.description).not.toContain("c04 (");
+    expect(f.evidence[0]?.text).toBe("c00: best val/loss 0.6 vs 0.5 and final 0.6 vs 0.5: worse by 0.1 and 0.1, both beyond the noise threshold 0.0329 (σ = 0.01 from the runs' own curves); never reached the baseline's level 0.5329 (the baseline did at step 10).");
+    const two = regression(sweep({ ...base, a: { params: { change: "a" }, score: 0.6, findings: [runFinding("training.x", "high")] } }, { baseline: "main" }))!;
+    expect(two.evidence[0]?.text).toContain("(the baseline did at step 10); new per-run findings: training.x.");
   });
 });
 
@@ -216,6 +298,16 @@ describe("EX-06 pick: the best configuration's best run", () => {
     expect(f?.description).not.toContain("seeds");
     expect(f?.recommendation?.action).toContain(", or the cheapest of the configurations tied with it");
     expect(f?.evidence[0]?.values?.tied_configs).toBe(1);
+  });
+
+  it("picks the one finished run among failed ones, wherever it comes, with no tie and no mean over seeds", () => {
+    const failed = (arch: string): Record<string, RunInput> => ({ [arch]: { params: { arch }, diverged: true } });
+    const [f] = detectPick(sweep({ ...failed("x"), ...failed("y"), ...single("a", 0.5, { noise: 0 }) }));
+    expect(f?.title).toBe("Pick a");
+    expect(f?.confidence).toBe(0.8);
+    expect(f?.description).toContain("a has the best val/loss: 0.5, configuration arch=a.");
+    expect(f?.evidence[0]?.values?.tied_configs).toBe(0);
+    expect(detectPick(sweep({ ...failed("x"), ...single("a", 0.5, { noise: 0 }), ...single("b", 0.6, { noise: 0 }) }))).toEqual([]);
   });
 
   it("picks a lone finished run even without noise to judge by, and nothing among several without it", () => {
