@@ -42,6 +42,14 @@ describe("EX-02 boundary optimum: the best value of a numeric parameter with ≥
     expect(noiseless?.severity).toBe("low");
   });
 
+  it("reads the range in numeric order whatever order the runs came in, and names the next value inside as neighbour", () => {
+    const high = edge(sweep(grid("lr", [[3, 0.55], [10, 0.5], [1, 0.7], [2, 0.6]])));
+    expect(high?.evidence[0]).toMatchObject({ observed: 10, threshold: 10, values: { neighbour: 3, neighbour_score: 0.55 } });
+    expect(high?.evidence[0]?.text).toContain("the highest of 4 values tried (1, 2, 3, 10)");
+    const low = edge(sweep(grid("lr", [[4, 0.9], [3, 0.8], [2, 0.6], [1, 0.5]])));
+    expect(low?.evidence[0]).toMatchObject({ observed: 1, threshold: 1, values: { neighbour: 2, neighbour_score: 0.6 } });
+  });
+
   it("takes each value's best configuration when another parameter is swept too", () => {
     const runs: Record<string, RunInput> = {};
     const at = (lr: number, wd: number, score: number) => (runs[`lr${lr}-wd${wd}`] = { params: { lr, wd }, score });
@@ -84,6 +92,7 @@ describe("EX-03 sensitivity: Spearman ρ over ≥ 5 finished runs and ≥ 3 valu
     expect(f?.description).toContain("(lower is better)");
     expect(f?.description).toContain("Only lr has an interval excluding zero.");
     expect(f?.confidence).toBe(0.75);
+    expect(f?.description).toContain("with each numeric swept parameter: lr (ρ = 1, 95 % interval 1 to 1, 5 runs).");
     expect(f?.recommendation?.action).toBe("Spend the next trials on lr; fix the parameters with no detectable effect at a good value");
     expect(detectSensitivity(sweep(grid("lr", [[1, 0.1], [2, 0.2], [3, 0.3], [4, 0.4]])))).toEqual([]);
   });
@@ -130,6 +139,8 @@ describe("EX-03 sensitivity: Spearman ρ over ≥ 5 finished runs and ≥ 3 valu
     const [f] = detectSensitivity(sweep(runs));
     expect(f?.title).toBe("The objective depends on lr, z_warmup");
     expect(f?.description).toContain("Only lr, z_warmup have intervals excluding zero.");
+    expect(f?.description).toContain("6 runs); z_warmup (ρ = -1,");
+    expect(f?.recommendation?.action).toContain("Spend the next trials on lr, z_warmup;");
     expect(f?.evidence.map((x) => x.artifact)).toEqual(["runs:params.lr", "runs:params.z_warmup", "runs:params.a_dropout"]);
     expect(f?.evidence[2]?.observed).toBeCloseTo(0.3714, 4);
   });
