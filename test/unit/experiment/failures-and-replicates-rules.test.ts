@@ -31,6 +31,8 @@ describe("EX-04 failed runs and what they share", () => {
     expect(f?.evidence[0]?.values?.shared_cause).toBeNull();
     expect(f?.recommendation?.action).toBe("Read the failed runs' own diagnoses and fix what made them fail before comparing configurations");
     expect(f?.confidence).toBe(0.69);
+    expect(f?.description.endsWith("(val/loss ended non-finite after 9 finite points).")).toBe(true);
+    expect(f?.evidence[0]?.text).toBe("2 failed run(s) of 4.");
     const below = sweep({ ...grid("lr", [[1e-5, undefined], [3e-5, undefined], [1e-4, 0.5]]), again: { params: { lr: 3e-5 }, score: 0.4 } });
     expect(causeOf(below)).toBeNull();
   });
@@ -100,6 +102,8 @@ describe("EX-04 failed runs and what they share", () => {
     const all = failedRuns(sweep({ ...many, ok: { params: { k: 99 }, score: 0.5 } }))!;
     expect(String(all.evidence[0]?.values?.failed_runs).split(", ")).toHaveLength(20);
     expect(failedRuns(sweep(grid("lr", [[1, 0.5], [2, undefined]])))!.description).not.toContain("…");
+    const five = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`r${i}`, { params: { k: i }, diverged: true } as RunInput]));
+    expect(failedRuns(sweep({ ...five, ok: { params: { k: 2.5 }, score: 0.5 } }))!.description).toMatch(/r4 \(val\/loss ended non-finite after 9 finite points\)\.$/);
   });
 });
 
@@ -137,6 +141,15 @@ describe("EX-07 per-run findings shared by ≥ 2 runs", () => {
     expect(f?.evidence.map((x) => x.values?.finding_id)).toEqual(["b.med", "a.med", "c.low"]);
     expect(f?.confidence).toBe(0.9);
     expect(f?.recommendation).toBeNull();
+    // Equal severities: more runs first, before the id.
+    const byCount = withFindings([[of("a.med", "medium"), of("b.med", "medium")], [of("a.med", "medium"), of("b.med", "medium")], [of("b.med", "medium")]]);
+    expect(detectSharedRunFindings(byCount)[0]?.evidence.map((x) => x.values?.finding_id)).toEqual(["b.med", "a.med"]);
+  });
+
+  it("takes the worst of the findings most runs share", () => {
+    const of = runFinding;
+    const e = withFindings([[of("b.low", "low"), of("a.high", "high")], [of("b.low", "low"), of("a.high", "high")], [of("b.low", "low"), of("a.high", "high")], []]);
+    expect(detectSharedRunFindings(e)[0]?.severity).toBe("high");
   });
 
   it("lists six findings in its description and ten runs per finding", () => {
@@ -146,6 +159,11 @@ describe("EX-07 per-run findings shared by ≥ 2 runs", () => {
     expect(f?.evidence).toHaveLength(7);
     expect(f?.description).toContain("[x.f5] in 12 of 12 runs; ….");
     expect(f?.description).not.toContain("[x.f6]");
+    expect(f?.description).toContain("in 12 of 12 runs; title of x.f1 [x.f1]");
+    const six = detectSharedRunFindings(withFindings(Array.from({ length: 2 }, () => ids.slice(0, 6))))[0]!;
+    expect(six.description).toContain("[x.f5] in 2 of 2 runs. A problem shared by most runs");
+    const ten = detectSharedRunFindings(withFindings(Array.from({ length: 10 }, () => [ids[0]!])))[0]!;
+    expect(ten.evidence[0]?.text).toBe("x.f0 (low at worst) in 10 of 10 runs: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9.");
     expect(f?.evidence[0]?.text).toBe("x.f0 (low at worst) in 12 of 12 runs: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, ….");
     const few = detectSharedRunFindings(withFindings([[ids[0]!], [ids[0]!]]))[0]!;
     expect(few.description).not.toContain("…");
@@ -163,8 +181,8 @@ describe("EX-08 and EX-09: seed replicates", () => {
     expect(f?.description).toContain("None of the 3 runs shares its configuration");
     expect(f?.description).toContain("(seed parameters: none logged)");
     expect(f?.description).toContain("(σ = 0.01)");
-    const logged = detectNoSeedReplicates(sweep({ a: { params: { lr: 1, seed: 1 }, score: 0.5 }, b: { params: { lr: 2, seed: 2 }, score: 0.6 } }))[0];
-    expect(logged?.description).toContain("(seed parameters: seed)");
+    const logged = detectNoSeedReplicates(sweep({ a: { params: { lr: 1, seed: 1, data_seed: 1 }, score: 0.5 }, b: { params: { lr: 2, seed: 2, data_seed: 2 }, score: 0.6 } }))[0];
+    expect(logged?.description).toContain("(seed parameters: data_seed, seed)");
   });
 
   it("says nothing with fewer than two finished runs, or when a configuration was repeated", () => {
@@ -199,7 +217,21 @@ describe("EX-08 and EX-09: seed replicates", () => {
     expect(f?.description).toContain("11 configuration(s)");
     expect(f?.description).toContain("depth=4: 2 runs at 0.53; …)");
     expect(f?.description).not.toContain("depth=5:");
+    expect(f?.description).toContain("depth=1: 2 runs at 0.5; depth=2: 2 runs at 0.51");
     const one = detectDeterministicSeeds(sweep(seeds({ depth: 4 }, [0.5, 0.5], "d")));
     expect(one[0]?.description).not.toContain("…");
+    const four = Object.assign({}, ...Array.from({ length: 4 }, (_, i) => seeds({ depth: i + 1 }, [0.5 + i / 100, 0.5 + i / 100], `d${i + 1}`)));
+    expect(detectDeterministicSeeds(sweep(four))[0]?.description).toContain("depth=4: 2 runs at 0.53) gave the same");
+  });
+
+  it("states the largest spread among identical replicates, and 'none logged' without a seed parameter", () => {
+    const e = sweep({ ...seeds({ depth: 4 }, [0.8, 0.8], "d4"), ...seeds({ depth: 6 }, [0.5, 0.5 + 1e-11], "d6") });
+    const spread = e.groups.find((g) => g.params.depth === "6")!.spread!;
+    expect(spread).toBeGreaterThan(0);
+    const [f] = detectDeterministicSeeds(e);
+    expect(f?.description).toContain(`(spread ≤ ${Number(spread.toPrecision(4))})`);
+    expect(f?.description).toContain("The seed parameter (seed)");
+    const unnamed = sweep({ a: { params: { depth: 4 }, score: 0.8 }, b: { params: { depth: 4 }, score: 0.8 }, c: { params: { depth: 6 }, score: 0.7 } });
+    expect(detectDeterministicSeeds(unnamed)[0]?.description).toContain("The seed parameter (none logged)");
   });
 });
