@@ -74,7 +74,7 @@ describe("EX-01 within noise: the lead against t(0.975, df)·SE of each pair", (
     expect(f.description).toContain("; ….");
     expect(f.recommendation?.action).toContain("Repeat the 5 leading configurations");
     expect(f.description).toContain("; arch=c02 (0.502");
-    expect(within(sweep({ ...single("a", 0.5), ...single("b", 0.501) }))!.description).not.toContain("…");
+    expect(within(sweep({ ...single("a", 0.5), ...single("b", 0.501) }))!.description).toContain("from the runs' own curves). Calling one of them better is reading noise.");
     const four = Object.assign({}, ...Array.from({ length: 5 }, (_, i) => single(`c${i}`, 0.5 + i * 0.001)));
     expect(within(sweep(four))!.description).not.toContain("…");
   });
@@ -165,6 +165,9 @@ describe("EX-05 regression: best and final both worse than t(0.99, df)·SE, or e
   it("names every failure of an all-failed candidate, and only the failed runs of a candidate", () => {
     const e = sweep({ main: { params: { change: "main" }, score: 0.5 }, "pr-1": { params: { change: "pr", seed: 1 }, diverged: true }, "pr-2": { params: { change: "pr", seed: 2 }, trainLossDiverged: true, score: 0.5 } }, { baseline: "main" });
     expect(compareWithBaseline(e)!.candidates[0]!.reasons[0]).toBe("every run failed (val/loss ended non-finite after 9 finite points; train/loss ended non-finite) while the baseline finished");
+    // The failures are quoted up to 200 characters.
+    const long = sweep({ main: { params: { change: "main" }, score: 0.5 }, pr: { params: { change: "pr" }, errors: { TrainingArtifactsAnalyzer: "x".repeat(400) } } }, { baseline: "main" });
+    expect(compareWithBaseline(long)!.candidates[0]!.reasons[0]).toBe(`every run failed (${`analysis failed: TrainingArtifactsAnalyzer: ${"x".repeat(400)}`.slice(0, 200)}) while the baseline finished`);
     const some = sweep({ main: { params: { change: "main" }, score: 0.5 }, "pr-1": { params: { change: "pr", seed: 1 }, diverged: true }, "pr-2": { params: { change: "pr", seed: 2 }, score: 0.5 } }, { baseline: "main" });
     expect(compareWithBaseline(some)!.candidates[0]).toMatchObject({ runs: ["pr-1", "pr-2"], failed: ["pr-1"], best: 0.5, regression: false });
   });
@@ -216,6 +219,8 @@ describe("EX-05 regression: best and final both worse than t(0.99, df)·SE, or e
     const c = compareWithBaseline(threeSeeds)!.candidates[0]!;
     expect(c.noise.source).toBe("seeds");
     expect(c.noise.df).toBeCloseTo(4, 10);
+    expect(regression(threeSeeds)?.description).toContain(": pr-1, pr-2, pr-3 (change=pr): best val/loss");
+    expect(regression(threeSeeds)?.evidence[0]?.text).toMatch(/^pr-1, pr-2, pr-3: best val\/loss/);
     const f = regression(threeSeeds)!;
     expect(f.confidence).toBeGreaterThan(0.7);
     expect(c.final).toBeCloseTo(0.6, 10);
