@@ -15,11 +15,13 @@ export function detectPick(e: Experiment): Finding[] {
   const run = [...group.scored].sort((a, b) => worseBy(e.objective, a.score!, b.score!))[0]!;
   const tied = ties?.tied ?? [];
   const seeds = group.scored.length > 1 ? ` (mean over ${group.scored.length} seeds ${fmt(group.mean)})` : "";
+  // A lead needs another configuration with a score: one whose runs all failed is not beaten within or beyond noise.
+  const rivals = e.groups.filter((g) => g !== group && g.mean !== null).length;
   return [
     detectorFinding({
       id: "experiment.pick",
       title: `Pick ${run.name}`,
-      description: `${run.name} has the best ${e.objective.metric}: ${fmt(run.score)}${seeds}, configuration ${describeConfig(group.params)}. ${tied.length ? `Its lead over ${tied.length} other configuration(s) is within noise, so any of them is as good on this evidence.` : e.groups.length > 1 ? "Its lead over the next configuration is beyond noise." : ""}`,
+      description: `${run.name} has the best ${e.objective.metric}: ${fmt(run.score)}${seeds}, configuration ${describeConfig(group.params)}. ${tied.length ? `Its lead over ${tied.length} other configuration(s) is within noise, so any of them is as good on this evidence.` : rivals ? "Its lead over the next configuration is beyond noise." : ""}`,
       evidence: [
         {
           rule_id: "EX-06",
