@@ -174,3 +174,29 @@ describe("dataset detectors: the findings contract", () => {
     }
   });
 });
+
+describe("dataset detectors: a healthy dataset", () => {
+  it("gives no finding from any detector: balanced stratified splits, complete varied columns, no shift, no leakage", () => {
+    const feature = (mean: number, std: number) => col({ count: 42_000, unique: 30_000, mean, std, min: mean - 3 * std, max: mean + 3 * std, top_frequency: 3 });
+    const statistics = {
+      splits: { train: { num_rows: 42_000 }, val: { num_rows: 9000 }, test: { num_rows: 9000 } },
+      class_distribution: { train: { yes: 21_000, no: 21_000 }, val: { yes: 4500, no: 4500 }, test: { yes: 4510, no: 4490 } },
+      columns: { age: feature(40, 12), income: feature(50, 20), tenure: feature(5, 3), label: { dtype: "object", count: 42_000, unique: 2, top: "yes", top_frequency: 21_000 } },
+      duplicates: { count: 0, fraction: 0 },
+      train_test_overlap: { count: 0, fraction: 0 },
+      conflicting_labels: { count: 0, fraction: 0 },
+      label_issues: { count: 100, fraction: 0.002 },
+      correlations: [{ a: "age", b: "tenure", r: 0.4 }],
+      label_signal: { age: { method: "auc", train: 0.3, test: 0.29, null_sd: 0.01, test_null_sd: 0.01 } },
+      drift: { age: { kind: "numeric", psi: 0.01, ks: 0.02 }, income: { kind: "numeric", psi: 0.02, ks: 0.03 } },
+      time_split: { column: "event_time", stated: true, train_max: "2025-09-30", test_min: "2025-10-01", test_before_train_end: { count: 0, fraction: 0 } },
+    };
+    const stats = parseDatasetArtifact({ metadata: { target: "label", batch_size: 64 }, statistics });
+    expect(detectDatasetFindings(stats)).toEqual([]);
+    const images = parseDatasetArtifact({
+      metadata: { modality: "image" },
+      statistics: { splits: { train: { num_rows: 5000 }, test: { num_rows: 1000 } }, class_distribution: { train: { cat: 2500, dog: 2500 }, test: { cat: 500, dog: 500 } }, channel_stats: { train: { mean: [0.5, 0.45, 0.4], std: [0.25, 0.24, 0.26] }, test: { mean: [0.5, 0.45, 0.41], std: [0.25, 0.24, 0.26] } } },
+    });
+    expect(detectDatasetFindings(images)).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import { featureDrift } from "../../../nodes/dataset/detectors/feature-drift.js"
 import { labelSignalSplitChange } from "../../../nodes/dataset/detectors/label-signal-split-change.js";
 import { cramersV, splitLabelShift } from "../../../nodes/dataset/detectors/split-label-shift.js";
 import { timeSplitLeak } from "../../../nodes/dataset/detectors/time-split-leak.js";
+import type { ChannelStats } from "../../../nodes/dataset/model.js";
 import { detectOn, only } from "./detect.js";
 
 /**
@@ -11,24 +12,26 @@ import { detectOn, only } from "./detect.js";
  * each band's edge just inside and just outside, and the numbers their evidence reports.
  */
 const ch = (mean: number[], std: number[]) => ({ mean, std });
+/** Channel statistics as the parser leaves them, for channelShift. */
+const cs = (mean: number[], std: number[]): ChannelStats => ({ mean, std, path: "p" });
 
 describe("CR-03 covariate shift: channelShift", () => {
   it("takes the largest |Δmean| over the pooled std, the largest std ratio either way, and the mean differences", () => {
-    const s = channelShift("train", ch([0.5, 0.4], [0.2, 0.25]), "test", ch([0.6, 0.3], [0.2, 0.2]))!;
+    const s = channelShift("train", cs([0.5, 0.4], [0.2, 0.25]), "test", cs([0.6, 0.3], [0.2, 0.2]))!;
     expect(s).toMatchObject({ from: "train", to: "test" });
     expect(s.d).toBeCloseTo(0.5, 9);
     expect(s.stdRatio).toBeCloseTo(1.25, 9);
     expect(s.meanDiff[0]).toBeCloseTo(0.1, 9);
     expect(s.meanDiff[1]).toBeCloseTo(-0.1, 9);
-    expect(channelShift("train", ch([0], [2]), "test", ch([0], [1]))!.stdRatio).toBe(2);
+    expect(channelShift("train", cs([0], [2]), "test", cs([0], [1]))!.stdRatio).toBe(2);
   });
 
   it("compares only the channels both splits have, skips a zero pooled std or std, and refuses nothing or non-finite input", () => {
-    expect(channelShift("train", ch([0, 0, 5], [1, 1, 1]), "test", ch([0.2, 0], [1, 1]))!.meanDiff).toHaveLength(2);
-    expect(channelShift("train", ch([0.5], [0]), "test", ch([0.5], [0]))).toMatchObject({ d: 0, stdRatio: 1 });
-    expect(channelShift("train", ch([0], [0]), "test", ch([0.3], [0.5]))).toMatchObject({ stdRatio: 1 });
-    expect(channelShift("train", ch([], []), "test", ch([0.5], [0.2]))).toBeNull();
-    expect(channelShift("train", ch([Number.NaN], [1]), "test", ch([0.5], [1]))).toBeNull();
+    expect(channelShift("train", cs([0, 0, 5], [1, 1, 1]), "test", cs([0.2, 0], [1, 1]))!.meanDiff).toHaveLength(2);
+    expect(channelShift("train", cs([0.5], [0]), "test", cs([0.5], [0]))).toMatchObject({ d: 0, stdRatio: 1 });
+    expect(channelShift("train", cs([0], [0]), "test", cs([0.3], [0.5]))).toMatchObject({ stdRatio: 1 });
+    expect(channelShift("train", cs([], []), "test", cs([0.5], [0.2]))).toBeNull();
+    expect(channelShift("train", cs([Number.NaN], [1]), "test", cs([0.5], [1]))).toBeNull();
   });
 });
 
