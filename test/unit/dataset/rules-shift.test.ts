@@ -23,13 +23,14 @@ describe("CR-03 covariate shift: channelShift", () => {
     expect(s.stdRatio).toBeCloseTo(1.25, 9);
     expect(s.meanDiff[0]).toBeCloseTo(0.1, 9);
     expect(s.meanDiff[1]).toBeCloseTo(-0.1, 9);
-    expect(channelShift("train", cs([0], [2]), "test", cs([0], [1]))!.stdRatio).toBe(2);
+    expect(channelShift("train", cs([0], [0.5]), "test", cs([0], [0.25]))!.stdRatio).toBe(2);
   });
 
   it("compares only the channels both splits have, skips a zero pooled std or std, and refuses nothing or non-finite input", () => {
     expect(channelShift("train", cs([0, 0, 5], [1, 1, 1]), "test", cs([0.2, 0], [1, 1]))!.meanDiff).toHaveLength(2);
     expect(channelShift("train", cs([0.5], [0]), "test", cs([0.5], [0]))).toMatchObject({ d: 0, stdRatio: 1 });
     expect(channelShift("train", cs([0], [0]), "test", cs([0.3], [0.5]))).toMatchObject({ stdRatio: 1 });
+    expect(channelShift("train", cs([0], [0.5]), "test", cs([0.3], [0]))).toMatchObject({ stdRatio: 1 });
     expect(channelShift("train", cs([], []), "test", cs([0.5], [0.2]))).toBeNull();
     expect(channelShift("train", cs([Number.NaN], [1]), "test", cs([0.5], [1]))).toBeNull();
   });
@@ -70,6 +71,13 @@ describe("CR-03 covariate shift: Cohen's d ≥ 0.1 / 0.3 / 0.5, std ratio ≥ 1.
     expect(only(detectOn(covariateShift, { channel_stats: { train: ch([0, 0], [1, 1]), test: ch([-0.2, -0.1], [1, 1]) } })).description).toMatch(/^test images are darker than train/);
     const mixed = { channel_stats: { train: ch([0, 0], [1, 1]), test: ch([0.2, -0.2], [1, 1]) } };
     expect(only(detectOn(covariateShift, mixed)).description).toMatch(/^test images are different in colour than train/);
+    // A channel that did not move is neither brighter nor darker.
+    for (const still of [[0.2, 0], [-0.2, 0]]) {
+      const f2 = only(detectOn(covariateShift, { channel_stats: { train: ch([0, 0], [1, 1]), test: ch(still, [1, 1]) } }));
+      expect(f2.description).toMatch(/^test images are different in colour than train/);
+    }
+    // A std ratio alone: strength (1.5 − 1) / 0.25 = 2.
+    expect(only(detectOn(covariateShift, shifted(0, 1.5))).confidence).toBe(0.82);
   });
 
   it("leads with the most severe split, then the larger d, and keeps evidence for each shifted split", () => {
@@ -77,9 +85,9 @@ describe("CR-03 covariate shift: Cohen's d ≥ 0.1 / 0.3 / 0.5, std ratio ≥ 1.
     expect(f.severity).toBe("high");
     expect(f.description).toMatch(/^test images/);
     expect(f.evidence.map((e) => e.values?.split)).toEqual(["test", "val"]);
-    const sameBand = only(detectOn(covariateShift, { channel_stats: { train: ch([0], [1]), val: ch([0.35], [1]), test: ch([0.31], [1]) } }));
-    expect(sameBand.evidence.map((e) => e.values?.split)).toEqual(["val", "test"]);
-    expect(sameBand.description).toMatch(/^val images/);
+    const sameBand = only(detectOn(covariateShift, { channel_stats: { train: ch([0], [1]), val: ch([0.31], [1]), test: ch([0.35], [1]) } }));
+    expect(sameBand.evidence.map((e) => e.values?.split)).toEqual(["test", "val"]);
+    expect(sameBand.description).toMatch(/^test images/);
   });
 
   it("needs train channel statistics, and ignores an unshifted split", () => {
@@ -178,6 +186,19 @@ describe("CR-05 split label shift: Cramér's V ≥ 0.1 medium, ≥ 0.15 high", (
     const trainVal = only(detectOn(splitLabelShift, { class_distribution: { train: { a: 500, b: 500 }, val: { a: 600, b: 400 } } }));
     expect(trainVal).toMatchObject({ severity: "medium", confidence: 0.55 });
     expect(trainVal.description).not.toMatch(/Validation/);
+    // Two classes always move by the same share: the first label is named.
+    expect(trainVal.evidence[0]!.values).toMatchObject({ label: "a", share_from: 0.5, share_to: 0.6 });
+  });
+
+  it("names the label whose share moved most, wherever it is in the counts", () => {
+    const f = only(detectOn(splitLabelShift, { class_distribution: { train: { a: 500, b: 400, c: 100 }, test: { a: 300, b: 450, c: 250 } } }));
+    expect(f.evidence[0]!.values).toMatchObject({ label: "a", share_from: 0.5, share_to: 0.3 });
+  });
+
+  it("takes the worst pair wherever it comes in the order of pairs", () => {
+    const f = only(detectOn(splitLabelShift, { class_distribution: { train: { a: 500, b: 500 }, test: { a: 700, b: 300 }, val: { a: 600, b: 400 } } }));
+    expect(f.severity).toBe("high");
+    expect(f.evidence.map((e) => e.threshold)).toEqual([0.1, 0.15, 0.1]);
   });
 });
 
