@@ -204,6 +204,16 @@ describe("DS-13 heuristic: post-outcome column", () => {
     expect(named([{ name: "refunded", dtype: "string" }], "refunded")).toEqual([]);
   });
 
+  it("reads every post-outcome word it lists, and every history word overrules one", () => {
+    const post = ["refund", "refunded", "chargeback", "cancel", "cancelled", "canceled", "cancellation", "outcome", "resolution", "resolved", "settled", "settlement", "closed", "closure", "recovery", "recovered", "collection", "collections", "writeoff", "chargeoff", "payout", "terminated", "termination", "discharge", "discharged", "postmortem"];
+    const history = ["prior", "previous", "prev", "past", "historical", "history", "lifetime", "total", "num", "count", "avg", "mean", "last", "before"];
+    for (const word of post) {
+      const f = only(named([{ name: `x_${word}`, dtype: "double", required: true }], "label"));
+      expect(f.evidence[0]!.text, word).toBe(`"x_${word}": "${word}" names something known only after the outcome.`);
+    }
+    for (const word of history) expect(named([{ name: `${word}_refund`, dtype: "double", required: true }], "label"), word).toEqual([]);
+  });
+
   it("counts a shared stem with the target only for a nullable column (required false or any missing values)", () => {
     const f = only(named([{ name: "returns_reason", dtype: "string", required: false }]));
     expect(f.evidence[0]).toMatchObject({ rule_id: "DS-13", text: '"returns_reason": shares "returns" with the target; nullable.', observed: "returns_reason", values: { column: "returns_reason", nullable: true, target: "returned" } });
