@@ -127,6 +127,8 @@ describe("DS-11 non-finite features", () => {
     expect(one(col({ inf_count: 0, nan_count: 0 }))).toEqual([]);
     expect(only(one(col({ max: Number.POSITIVE_INFINITY, mean: Number.NaN }))).evidence[0]!.text).toBe('"x": max = Infinity.');
     expect(one(col({ count: 0, mean: Number.NaN }))).toEqual([]);
+    // A NaN mean without a numeric dtype says nothing about infinities (describe() of a text column).
+    expect(one({ count: 10, mean: Number.NaN })).toEqual([]);
   });
 
   it("flags non-finite channel statistics per split, and names every source", () => {
@@ -249,6 +251,10 @@ describe("DS-13 label-predictive feature", () => {
     for (const name of ["signup_date", "event_time", "created_timestamp", "id_x", "row_index", "api_key", "uuid"]) expect(fires(scored({ [name]: 0.1 })), name).toBe(true);
     expect(scored({ tenure: 0.79 })).toEqual([]);
     expect(only(scored({ tenure: 0.8 })).evidence[0]).toMatchObject({ threshold: 0.8 });
+    // Above 3 SD of a useless feature's score, strictly: 0.06 is exactly 3 × 0.02.
+    const noisy = (train: number) => ({ columns: { ref_id: { dtype: "int64", count: 100, unique: 60 } }, label_signal: { ref_id: { method: "auc", train, null_sd: 0.02 } } });
+    expect(detectOn(labelPredictiveFeature, noisy(0.06))).toEqual([]);
+    expect(fires(detectOn(labelPredictiveFeature, noisy(0.061)))).toBe(true);
     const typed = { columns: { joined: { dtype: "datetime64[ns]", count: 100 } }, label_signal: { joined: { method: "auc", train: 0.2, null_sd: 0.01 } } };
     expect(only(detectOn(labelPredictiveFeature, typed)).evidence[0]).toMatchObject({ threshold: 0.05 });
   });

@@ -47,6 +47,7 @@ describe("shareDetector", () => {
     expect(large.description).toMatch(/^12\.0\s?% of the evaluation rows also appear in the training data/u);
     expect(large.evidence[0]).toMatchObject({ threshold: 0.05 });
     expect(only(detectOn(trainTestOverlap, { train_test_overlap: { count: 5, fraction: 0.01 } })).evidence[0]).toMatchObject({ threshold: 0 });
+    expect(only(detectOn(labelNoise, { label_issues: 0.1 })).description).toMatch(/^10\.0\s?% of the rows/u);
   });
 
   it("scores confidence from the share against the band, lowered where a benign cause is plausible; 0.6 for a bare count", () => {
