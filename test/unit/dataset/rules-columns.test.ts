@@ -89,7 +89,7 @@ describe("DS-06 identifier-like column", () => {
     for (const name of ["id", "uuid", "row_index", "idx", "user_key", "rownum", "row_number", "id_customer", "customerId", "orderID", "record.guid"]) {
       expect(fires(one(name, { dtype: "int64" })), name).toBe(true);
     }
-    for (const name of ["paid", "valid", "idle_time", "identity", "keys"]) {
+    for (const name of ["paid", "valid", "idle_time", "identity", "keys", "paid_amount", "isIdle"]) {
       expect(one(name, { dtype: "int64" }), name).toEqual([]);
     }
   });
@@ -107,6 +107,10 @@ describe("DS-06 identifier-like column", () => {
     expect(both.description).toMatch(/^"order_id", "uuid" look like record identifiers\./);
     expect(both.evidence[0]!.values).toMatchObject({ by_name: true, all_distinct: true });
     expect(both.recommendation!.action).toMatch(/^Exclude "order_id", "uuid" from the features/);
+    expect(both.confidence).toBe(0.82);
+    expect(only(one("order_id", { dtype: "int64", unique: 5 })).evidence[0]!.observed).toBe("order_id");
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`id_${i}`, { dtype: "object" }]));
+    expect(only(detectOn(idLikeColumn, { columns: many })).evidence).toHaveLength(10);
   });
 });
 
@@ -226,6 +230,9 @@ describe("DS-13 heuristic: post-outcome column", () => {
     expect(named([{ name: "run_flag", dtype: "string", required: false }], "runs")).toEqual([]);
     expect(fires(named([{ name: "runs_flag", dtype: "string", required: false }], "runs"))).toBe(true);
     expect(named([{ name: "due_amount", dtype: "double", required: false }], "is_due")).toEqual([]);
+    expect(named([{ name: "dues_paid", dtype: "double", required: false }], "due")).toEqual([]);
+    const many = Array.from({ length: 12 }, (_, i) => ({ name: `refund_${i}`, dtype: "double" }));
+    expect(only(named(many)).evidence).toHaveLength(10);
   });
 
   it("says why each column is suspect, more confidently when nullable, and names the target when it knows it", () => {

@@ -106,6 +106,7 @@ describe("CR-03 feature drift: PSI ≥ 0.25 significant, ≥ 0.1 moderate; high 
 
   it("counts PSI 0.25 as significant and 0.1 as moderate, just under each as the band below", () => {
     expect(severity({ a: 0.25, b: 0, c: 0 })).toBe("medium");
+    expect(only(detectOn(featureDrift, drift({ a: 0.25, b: 0, c: 0 }))).evidence.map((e) => e.threshold)).toEqual([0.25]);
     expect(severity({ a: 0.2499, b: 0, c: 0 })).toBe("low");
     expect(severity({ a: 0.1, b: 0 })).toBe("low");
     expect(severity({ a: 0.0999, b: 0 })).toBeNull();
