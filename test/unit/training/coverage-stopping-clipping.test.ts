@@ -11,6 +11,9 @@ import { series, trainingRun } from "../../support/training-run.js";
  * share and the clipping threshold it reads).
  */
 
+/** Points as [step, value] pairs for f(i), i = 0 … n − 1. */
+const points = (n: number, f: (i: number) => [number, number]) => Array.from({ length: n }, (_, i) => f(i));
+
 describe("TH-15 early_stop_opportunity", () => {
   /** A val loss falling linearly to 0.5 at evaluation `sat`, then flat at 0.5 (40 evaluations, no noise). */
   const saturated = (sat: number, n = 40) => series(n, (i) => (i < sat ? 2 - (1.5 * i) / sat : 0.5));
@@ -71,7 +74,7 @@ describe("TH-22 eval_coverage", () => {
   });
 
   it("reports fewer than 5 validation points, not 5", () => {
-    const val = (k: number) => series(k, (i) => [i * 20, 2 - 0.1 * i] as const);
+    const val = (k: number) => points(k, (i) => [i * 20, 2 - 0.1 * i]);
     const [f] = evalCoverage.detect(trainingRun({ loss: train, val_loss: val(4) }));
     expect(f!.evidence[0]!.text).toBe("Only 4 validation point(s) of val/loss were logged: too few to see a trend.");
     expect(f!.evidence[0]).toMatchObject({ artifact: "training_artifacts.metrics:val/loss", observed: 4, n_points: 4 });
@@ -79,7 +82,7 @@ describe("TH-22 eval_coverage", () => {
   });
 
   it("reports a first evaluation after 25 % of the run, not at 25 %", () => {
-    const from = (step: number) => series(6, (i) => [step + i * 10, 2 - 0.1 * i] as const);
+    const from = (step: number) => points(6, (i) => [step + i * 10, 2 - 0.1 * i]);
     const [f] = evalCoverage.detect(trainingRun({ loss: train, val_loss: from(26) }));
     expect(f!.evidence[0]!.text).toBe("The first validation point of val/loss is at step 26 (26 % into the run): early instability would go unseen.");
     expect(f!.evidence[0]!.values).toMatchObject({ first_eval_step: 26, first_eval_share: 0.26 });
@@ -87,7 +90,7 @@ describe("TH-22 eval_coverage", () => {
   });
 
   it("takes any validation metric when no val loss was logged, and says nothing about an empty run", () => {
-    expect(evalCoverage.detect(trainingRun({ loss: train, val_accuracy: series(10, (i) => [i * 10, 0.5] as const) }))).toEqual([]);
+    expect(evalCoverage.detect(trainingRun({ loss: train, val_accuracy: points(10, (i) => [i * 10, 0.5]) }))).toEqual([]);
     // Logs alone (no metric series): nothing to say about evaluation.
     const logsOnly = parseTrainingArtifact({ logs: ["starting", "CUDA out of memory"] });
     expect(logsOnly.series.size).toBe(0);

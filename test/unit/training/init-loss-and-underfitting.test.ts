@@ -9,6 +9,9 @@ import { series, trainingRun } from "../../support/training-run.js";
  * less than 20 % of ln K.
  */
 
+/** Points as [step, value] pairs for f(i), i = 0 … n − 1. */
+const points = (n: number, f: (i: number) => [number, number]) => Array.from({ length: n }, (_, i) => f(i));
+
 const lnK = Math.log(10);
 const K = { num_classes: 10 };
 
@@ -48,12 +51,12 @@ describe("TH-05 init_loss_sanity", () => {
 
   it("needs the low first loss logged within the first 1 % of the run (or by step 1)", () => {
     const late = (step: number) =>
-      trainingRun({ loss: series(200, (i) => [step + i, 0.3 + 0.2 * Math.exp(-i / 50)] as const), lr: series(1001, (i) => [i, 1e-3] as const) }, { params: K });
+      trainingRun({ loss: points(200, (i) => [step + i, 0.3 + 0.2 * Math.exp(-i / 50)]), lr: points(1001, (i) => [i, 1e-3]) }, { params: K });
     // The run spans steps 0–1000: 1 % is step 10.
     expect(initLossSanity.detect(late(10))).toHaveLength(1);
     expect(initLossSanity.detect(late(11))).toEqual([]);
     // The high side is judged wherever the first loss was logged.
-    const highLate = trainingRun({ loss: series(50, (i) => [500 + i, 30 - i / 10] as const), lr: series(1000, (i) => [i, 1e-3] as const) }, { params: K });
+    const highLate = trainingRun({ loss: points(50, (i) => [500 + i, 30 - i / 10]), lr: points(1000, (i) => [i, 1e-3]) }, { params: K });
     expect(initLossSanity.detect(highLate)).toHaveLength(1);
   });
 
@@ -89,7 +92,7 @@ describe("TH-16 underfitting", () => {
   });
 
   /** A train loss from ln K at step 0 falling by `drop` (30 points). */
-  const lossFall = (drop: number, from = 0) => trainingRun({ loss: series(30, (i) => [from + i, lnK - (drop * i) / 29] as const), lr: series(41, (i) => [i, 1e-3] as const) }, { params: K });
+  const lossFall = (drop: number, from = 0) => trainingRun({ loss: points(30, (i) => [from + i, lnK - (drop * i) / 29]), lr: points(41, (i) => [i, 1e-3]) }, { params: K });
 
   it("is high when the train loss fell by less than 20 % of ln K, quiet from 20 % on", () => {
     // The final value is the mean of the last 3 points: 28/29 of the drop.
