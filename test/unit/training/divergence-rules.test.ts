@@ -69,19 +69,43 @@ describe("TH-02 divergence: the rise above the smoothed minimum", () => {
     expect(findDivergence(curve(trainingRun({ loss: nine }), "train", "loss")!)).toBeNull();
   });
 
-  it("judges a positive loss spanning more than 10× on a log scale, where a linear σ̂ hides a steady blow-up", () => {
-    // Falls 1 → 0.5, then grows 1.25× per step with ×/÷ 3 swings: 0.5 → ~500 at the end.
+  it("reports a multiplicative blow-up (0.5 → ~500, ×/÷ 3 swings) in the loss's own units, critical", () => {
     const rng = new Prng(8);
     const blowUp = series(60, (i) => (i < 10 ? 1 - 0.05 * i : 0.5 * 1.15 ** (i - 10)) * 3 ** (rng.next() < 0.5 ? -1 : 1));
     const d = findDivergence(curve(trainingRun({ loss: blowUp }), "train", "loss")!)!;
-    expect(d).not.toBeNull();
-    // Reported in the loss's own units (geometric means), not logs.
     expect(d.end).toBeGreaterThan(50);
-    expect(d.min).toBeGreaterThan(0);
-    expect(d.min).toBeLessThan(2);
     expect(d.rise).toBeCloseTo(d.end - d.min, 10);
-    expect(d.threshold).toBeGreaterThan(0);
     expect(severities(blowUp)).toEqual(["critical"]);
+  });
+
+  it("judges a positive loss spanning more than 10× on a log scale when its linear σ̂ hides the rise", () => {
+    // ~1 for 6 points, then 1000–10 000 at random: the linear σ̂ (thousands) exceeds the rise, the log one does not.
+    const jumped = (seed: number, base = 1e3) => {
+      const rng = new Prng(seed);
+      return series(60, (i) => (i < 6 ? 1 + 0.1 * rng.next() : base * 10 ** rng.next()));
+    };
+    const loss = jumped(2);
+    const c = curve(trainingRun({ loss }), "train", "loss")!;
+    const d = findDivergence(c)!;
+    expect(d).not.toBeNull();
+    expect(3 * c.noise).toBeGreaterThan(d.rise);
+    // Geometric means of the windows, not arithmetic ones: the start is the first 3 points' geometric mean.
+    const geometric = Math.exp((Math.log(loss[0]!) + Math.log(loss[1]!) + Math.log(loss[2]!)) / 3);
+    expect(d.start).toBeCloseTo(geometric, 10);
+    expect(d.start).not.toBeCloseTo((loss[0]! + loss[1]! + loss[2]!) / 3, 6);
+    const logEnd = (Math.log(loss[57]!) + Math.log(loss[58]!) + Math.log(loss[59]!)) / 3;
+    expect(d.end).toBeCloseTo(Math.exp(logEnd), 6);
+    expect(d.rise).toBeCloseTo(d.end - d.min, 10);
+    expect(d.min).toBeGreaterThan(1);
+    expect(d.min).toBeLessThan(1.1);
+    expect(d.threshold).toBeGreaterThan(0);
+    expect(d.threshold).toBeLessThan(d.rise);
+    expect(severities(loss)).toEqual(["critical"]);
+    // A span under 10× is not read on a log scale: the same shape from 1 to 1.5–9.
+    expect(findDivergence(curve(trainingRun({ loss: jumped(2, 0.9) }), "train", "loss")!)).toBeNull();
+    // Nor is a loss that is not positive throughout.
+    const shifted = loss.map((v, i) => (i === 0 ? 0 : v));
+    expect(findDivergence(curve(trainingRun({ loss: shifted }), "train", "loss")!)).toBeNull();
   });
 });
 
