@@ -42,6 +42,18 @@ describe("CK-01 unsafe pickle: dangerous imports", () => {
     expect(f.evidence[0]!.text).toMatch(/, which \w+.*\w\.$/);
   });
 
+  it("each danger class says something of its own", () => {
+    const classes = [["subprocess", "Popen"], ["builtins", "eval"], ["socket", "socket"], ["shutil", "rmtree"], ["pickle", "loads"], ["functools", "partial"], ["sys", "exit"], ["pip", "main"], ["unknown", "unknown"]];
+    const texts = classes.map(([m, n]) => only(detectUnsafePickle(pickles(pickleReport("data.pkl", [[m!, n!]])))).evidence[0]!.text.split(", which ")[1]);
+    expect(new Set(texts).size).toBe(9);
+    for (const t of texts) expect(t).not.toContain("undefined");
+  });
+
+  it("names every dangerous import in the description", () => {
+    const f = only(detectUnsafePickle(pickles(pickleReport("data.pkl", [["os", "system"], ["builtins", "eval"]]))));
+    expect(f.description).toContain("imports os.system, builtins.eval.");
+  });
+
   it("a dangerous import outranks unknown ones, whose evidence is still listed", () => {
     const f = only(detectUnsafePickle(pickles(pickleReport("data.pkl", [["my_pkg", "Net"], ["os", "system"]]))));
     expect(f.severity).toBe("critical");
@@ -97,10 +109,21 @@ describe("CK-01 library pickle", () => {
     }]);
   });
 
+  it("several libraries and versions are listed, separated", () => {
+    const f = only(detectUnsafePickle(pickles(pickleReport("a.pkl", [["sklearn.linear_model", "LogisticRegression"], ["numpy.random._pickle", "__randomstate_ctor"]], { versions: [{ library: "scikit-learn", version: "1.5.0" }, { library: "NumPy", version: "1.26.4" }] }))));
+    expect(f.title).toBe("Loading this file runs scikit-learn, NumPy code");
+    expect(f.description).toContain("only classes of scikit-learn, NumPy (and plain containers)");
+    expect(f.description).toContain("The file records scikit-learn 1.5.0, NumPy 1.26.4.");
+    expect(f.recommendation!.action).toContain("(scikit-learn 1.5.0, NumPy 1.26.4)");
+    const eight = Array.from({ length: 8 }, (_, i): [string, string] => ["sklearn.linear_model", `Model${i}`]);
+    expect(only(detectUnsafePickle(pickles(pickleReport("a.pkl", eight)))).evidence[0]!.text).toMatch(/Model7\.$/);
+  });
+
   it("without recorded versions it says nothing of them; a pickle with no library import adds no evidence; 8 names, then how many more", () => {
     const many = Array.from({ length: 10 }, (_, i): [string, string] => ["sklearn.linear_model", `Model${i}`]);
     const f = only(detectUnsafePickle(pickles(pickleReport("a.pkl", many), pickleReport("b.pkl", [REBUILD]))));
     expect(f.description).not.toContain("records");
+    expect(f.description).toMatch(/that wrote it\.$/);
     expect(f.recommendation!.action).toMatch(/^Load only with the same library version and/);
     expect(f.evidence).toHaveLength(1);
     expect(f.evidence[0]!.text).toMatch(/Model7 and 2 more\.$/);
@@ -113,6 +136,7 @@ describe("CK-01 requires weights_only=False", () => {
     const attr: [string, string] = ["pytorch_lightning.utilities.parsing", "AttributeDict"];
     const f = only(detectRequiresUnsafeLoad(pickles(pickleReport("a.pkl", [REBUILD, attr, ["argparse", "Namespace"]]), pickleReport("b.pkl", [attr]))));
     expect(f).toMatchObject({ severity: "low", confidence: 0.8 });
+    expect(f.description).toContain("imports pytorch_lightning.utilities.parsing.AttributeDict, argparse.Namespace, which");
     expect(f.evidence).toEqual([{ rule_id: "CK-01", artifact: "model_checkpoint_artifacts.checkpoint_path", text: "Imports outside torch's weights_only allowlist: pytorch_lightning.utilities.parsing.AttributeDict, argparse.Namespace.", observed: 2 }]);
     expect(detectRequiresUnsafeLoad(pickles(pickleReport("a.pkl", [REBUILD, ["collections", "OrderedDict"]])))).toEqual([]);
     expect(detectRequiresUnsafeLoad(pickles(pickleReport("a.pkl", [attr, ["my_pkg", "Net"]])))).toEqual([]);

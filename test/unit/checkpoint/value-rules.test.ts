@@ -75,6 +75,7 @@ describe("CK-02 non-finite weights", () => {
     expect(f.recommendation!.category).toBe("training");
     expect(f.description).toContain("0 NaN and 2 infinite values in 1 tensor (state.0.exp_avg_sq)");
     expect(f.evidence[0]!.text).toContain("(optimizer)");
+    expect(f.evidence[0]).toMatchObject({ observed: 2, values: { nan: 0, inf: 2 } });
     const both = only(detectNonfiniteWeights(scannedInfo({ tensors: [tensor("fc.weight", [16, 8], { nanCount: 1 }), moment], nanCount: 1, infCount: 2 })));
     expect(both.title).toBe("Checkpoint holds non-finite weights");
   });
@@ -94,6 +95,7 @@ describe("CK-03 all-zero weights", () => {
     expect(detectAllZeroTensors(on(tensor("fc.weight", [16, 8], { ...zeros, nanCount: 1 })))).toEqual([]);
     expect(detectAllZeroTensors(on(tensor("fc.weight", [16, 8], zeros, { requiresGrad: false })))).toEqual([]);
     expect(detectAllZeroTensors(checkpointInfo({ tensors: [tensor("fc.weight", null, zeros)] }))).toHaveLength(1);
+    expect(detectAllZeroTensors(on(tensor("fc.weight", [16, 8], null)))).toEqual([]);
   });
 
   it("counts and names the tensors, and reports a zero fraction of 1 with the shape", () => {
@@ -115,6 +117,11 @@ describe("CK-04 constant weights", () => {
     expect(byRange.description).toContain("1 weight tensor holds a single repeated value (fc.weight)");
     const byStd = only(detectConstantTensors(on(tensor("fc.weight", [16, 8], { min: null, max: null, mean: 0.3, std: 0 }))));
     expect(byStd.evidence[0]).toMatchObject({ text: "fc.weight: every element equals 0.3 (std 0).", values: { value: 0.3 } });
+    const nine = only(detectConstantTensors(on(...Array.from({ length: 9 }, (_, i) => tensor(`l${i}.weight`, [4, 4], { min: 0.3, max: 0.3, mean: 0.3, std: 0 })))));
+    expect(nine.description).toContain("9 weight tensors hold a single");
+    expect(nine.evidence).toHaveLength(8);
+    const nineFlat = only(detectConstantTensors(on(...Array.from({ length: 9 }, (_, i) => tensor(`l${i}.weight`, [10, 100], { min: -1e-5, max: 1e-5, std: 1e-5 })))));
+    expect(nineFlat.evidence).toHaveLength(8);
   });
 
   it("unknown min and max with a normal spread are not constant; a one-element weight, NaN or all zeros are not either", () => {
@@ -133,6 +140,10 @@ describe("CK-04 constant weights", () => {
     expect(f.evidence[0]).toMatchObject({ text: "fc.weight: std 0.00009 vs init scale 0.1.", observed: 0.9e-4 });
     expect(f.evidence[0]!.threshold).toBeCloseTo(1e-4, 12);
     expect(detectConstantTensors(on(tensor("fc.weight", [10, 100], { min: -3e-4, max: 3e-4, std: 1.1e-4 })))).toEqual([]);
+    // Exactly at the threshold is not below it (client statistics can hit it); an unknown std is no spread at all.
+    expect(detectConstantTensors(on(tensor("fc.weight", [10, 100], { min: -3e-4, max: 3e-4, std: 1e-3 * Math.sqrt(1 / 100) })))).toEqual([]);
+    expect(detectConstantTensors(on(tensor("fc.weight", [10, 100], { min: -1, max: 1, std: null })))).toEqual([]);
+    expect(only(detectConstantTensors(on(tensor("fc.weight", [10, 100], { min: -3e-4, max: 3e-4, std: 0.9e-4 })))).description).toContain("1 weight tensor has a spread");
   });
 
   it("an embedding's scale is 1 (N(0, 1) init), not its fan-in's; a weight without a shape has no scale", () => {
@@ -176,6 +187,7 @@ describe("CK-05 exploding weights", () => {
     const barely = only(detectExplodingWeights(on(tensor("fc.weight", [64, 32], { std: 2.51, min: -9, max: 9, maxAbs: 9 }))));
     expect(barely.confidence).toBe(0.55);
     expect(barely.description).toContain("1 weight tensor has an RMS");
+    expect(only(detectExplodingWeights(on(...Array.from({ length: 9 }, (_, i) => tensor(`l${i}.weight`, [64, 32], { std: 5 }))))).evidence).toHaveLength(8);
   });
 });
 
@@ -198,5 +210,7 @@ describe("CK-06 dead units", () => {
     expect(detectDeadUnits(on(tensor("fc.weight", [64, 32], { ...zeros, units: 64, deadUnits: 64 })))).toEqual([]);
     expect(detectDeadUnits(on(tensor("fc.weight", [64, 32], { nanCount: 1, units: 64, deadUnits: 63 })))).toEqual([]);
     expect(dead(40, 64, { group: "optimizer" })).toEqual([]);
+    expect(detectDeadUnits(on(tensor("fc.weight", [64, 32], null)))).toEqual([]);
+    expect(only(detectDeadUnits(on(...Array.from({ length: 9 }, (_, i) => tensor(`l${i}.weight`, [64, 32], { units: 64, deadUnits: 40 }))))).evidence).toHaveLength(8);
   });
 });
