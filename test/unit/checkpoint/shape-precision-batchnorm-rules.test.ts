@@ -107,7 +107,10 @@ describe("CK-08 precision", () => {
     const f = only(detectDtypeMix(on(tensor("a.weight", [4, 4]), tensor("b.weight", [4, 4], {}, { dtype: "BF16" }), tensor("c.weight", [4, 4], {}, { dtype: "BF16" }), tensor("ids", [4, 4], {}, { dtype: "I64" }), tensor("norm.weight", [4], {}, { dtype: "F16" }))));
     expect(f).toMatchObject({ severity: "info", confidence: 0.7, title: "Checkpoint mixes floating-point precisions" });
     expect(f.evidence).toEqual([{ rule_id: "CK-08", artifact: "model_checkpoint_artifacts.checkpoint_path", text: "Weights are stored in F32, BF16 (F32: 1, BF16: 2).", observed: "F32,BF16" }]);
+    expect(f.description).toContain("Weights are stored in F32, BF16 (F32: 1, BF16: 2). Mixed");
     expect(detectDtypeMix(on(tensor("a.weight", [4, 4]), tensor("ids.weight", [4, 4], {}, { dtype: "I64" })))).toEqual([]);
+    // A float the client named in a way we do not normalize is a weight, but not a second known dtype.
+    expect(detectDtypeMix(on(tensor("a.weight", [4, 4]), tensor("b.weight", [4, 4], {}, { dtype: null, rawDtype: "fp8" })))).toEqual([]);
   });
 
   it("without weights, the dtypes table's float names decide, without counts", () => {
@@ -159,6 +162,7 @@ describe("CK-07 BatchNorm statistics", () => {
     expect(only(detectBatchNormStats(on(counter("bn.num_batches_tracked", 0)))).description).toMatch(/^BatchNorm layers have statistics never updated/);
     expect(detectBatchNormStats(on(counter("bn.num_batches_tracked", 120)))).toEqual([]);
     expect(detectBatchNormStats(on(counter("bn.num_batches_tracked", null)))).toEqual([]);
+    expect(detectBatchNormStats(on(tensor("bn.num_batches_tracked", [], null, { dtype: "I64" })))).toEqual([]);
     expect(detectBatchNormStats(on(counter("model_ema.bn.num_batches_tracked", 0)))).toEqual([]);
     expect(detectBatchNormStats(scannedInfo({ tensors: [counter("model.0.bn.num_batches_tracked", 0)], pickles: [pickleReport("data.pkl", [["ultralytics.nn.tasks", "DetectionModel"]])] }))).toEqual([]);
   });
