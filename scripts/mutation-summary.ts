@@ -34,7 +34,7 @@ for (const path of process.argv.slice(2)) {
   }
 }
 
-function score(mutants: Mutant[]): { counted: number; killed: number; text: string } {
+function score(mutants: readonly Mutant[]): { counted: number; killed: number; text: string } {
   const counted = mutants.filter((m) => ["Killed", "Timeout", "Survived", "NoCoverage"].includes(m.status));
   const killed = counted.filter((m) => m.status === "Killed" || m.status === "Timeout").length;
   const pct = (k: number, n: number) => (n ? `${((100 * k) / n).toFixed(1)} %` : "–");
