@@ -1,3 +1,5 @@
+import { expect } from "vitest";
+import type { Finding } from "../../../domain/result.js";
 import { classifyGlobal } from "../../../nodes/checkpoint/file/pickle-policy.js";
 import type { PickleReport } from "../../../nodes/checkpoint/file/pickle-scan.js";
 import type { CheckpointInfo, TensorRecord, TensorValues } from "../../../nodes/checkpoint/table.js";
@@ -35,4 +37,10 @@ export function pickleReport(entry: string, globals: Array<[string, string]>, ex
     extCodes: [], versions: [], error: null, partial: false,
     ...extra,
   };
+}
+
+/** The one finding a detector raised; fails the test when it raised none or several. */
+export function only(found: Finding[]): Finding {
+  expect(found).toHaveLength(1);
+  return found[0]!;
 }

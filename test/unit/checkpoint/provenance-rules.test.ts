@@ -4,13 +4,9 @@ import { describesItself, detectModelFormat } from "../../../nodes/checkpoint/de
 import { detectHeaderOnly, detectMissingMetadata, detectNoOptimizerState, detectUnrecognizedFormat } from "../../../nodes/checkpoint/detectors/provenance.js";
 import type { LightningState } from "../../../nodes/checkpoint/file/lightning.js";
 import type { CheckpointInfo } from "../../../nodes/checkpoint/table.js";
-import { checkpointInfo, scannedInfo, tensor } from "./checkpoint-info.js";
+import { checkpointInfo, only, scannedInfo, tensor } from "./checkpoint-info.js";
 
 /** CK-10 and the header-only note on hand-built tables: what suppresses each finding and what it reports. */
-const only = (found: Finding[]): Finding => {
-  expect(found).toHaveLength(1);
-  return found[0]!;
-};
 const lightning = (extra: Partial<LightningState> = {}): LightningState => ({
   epoch: 4, globalStep: 100, version: "2.1.0", hyperParameters: null, hasOptimizerStates: false, optimizerCount: 0,
   hasLrSchedulers: true, hasLoops: true, modelCheckpoint: null, earlyStopping: null, ...extra,

@@ -3,13 +3,9 @@ import type { Finding } from "../../../domain/result.js";
 import { detectLoadCode } from "../../../nodes/checkpoint/detectors/load-code.js";
 import { detectRequiresUnsafeLoad, detectUnsafePickle, detectUnverifiedContent } from "../../../nodes/checkpoint/detectors/safety.js";
 import type { LoadCode } from "../../../nodes/checkpoint/file/scan-types.js";
-import { pickleReport, scannedInfo } from "./checkpoint-info.js";
+import { only, pickleReport, scannedInfo } from "./checkpoint-info.js";
 
 /** CK-01 on hand-built pickle reports and load-code lists: the grading, what each finding names, and its limits. */
-const only = (found: Finding[]): Finding => {
-  expect(found).toHaveLength(1);
-  return found[0]!;
-};
 const pickles = (...reports: ReturnType<typeof pickleReport>[]) => scannedInfo({ pickles: reports });
 const REBUILD: [string, string] = ["torch._utils", "_rebuild_tensor_v2"];
 

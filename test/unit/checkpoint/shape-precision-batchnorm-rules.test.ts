@@ -5,13 +5,9 @@ import { classifierHead, configuredClasses, detectShapeMismatch } from "../../..
 import { inEmaCopy } from "../../../nodes/checkpoint/detectors/ema.js";
 import { detectDtypeMix } from "../../../nodes/checkpoint/detectors/precision.js";
 import type { TensorRecord } from "../../../nodes/checkpoint/table.js";
-import { checkpointInfo, pickleReport, scannedInfo, tensor } from "./checkpoint-info.js";
+import { checkpointInfo, only, pickleReport, scannedInfo, tensor } from "./checkpoint-info.js";
 
 /** CK-07, CK-08 and CK-11's shapes on hand-built tables. */
-const only = (found: Finding[]): Finding => {
-  expect(found).toHaveLength(1);
-  return found[0]!;
-};
 const on = (...tensors: TensorRecord[]) => scannedInfo({ tensors });
 
 describe("CK-11: the classes a configuration names and the head that must match them", () => {

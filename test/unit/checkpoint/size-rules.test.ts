@@ -8,13 +8,9 @@ import {
   expectedWeightBytes,
 } from "../../../nodes/checkpoint/detectors/size.js";
 import type { IntegrityIssue } from "../../../nodes/checkpoint/file/scan-types.js";
-import { checkpointInfo, scannedInfo, tensor } from "./checkpoint-info.js";
+import { checkpointInfo, only, scannedInfo, tensor } from "./checkpoint-info.js";
 
 /** CK-09 and CK-11's counts on hand-built tables: bytes the weights need, the ratios' edges, and what is reported. */
-const only = (found: Finding[]): Finding => {
-  expect(found).toHaveLength(1);
-  return found[0]!;
-};
 /** One fp32 64 × 32 weight: 2048 parameters, 8192 bytes. */
 const W = () => tensor("fc.weight", [64, 32]);
 const moment = (name: string, shape = [64, 32]) => tensor(name, shape, {}, { group: "optimizer" });

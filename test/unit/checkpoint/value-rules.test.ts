@@ -8,13 +8,9 @@ import {
   detectNonfiniteWeights,
 } from "../../../nodes/checkpoint/detectors/values.js";
 import type { TensorRecord } from "../../../nodes/checkpoint/table.js";
-import { checkpointInfo, scannedInfo, tensor } from "./checkpoint-info.js";
+import { checkpointInfo, only, scannedInfo, tensor } from "./checkpoint-info.js";
 
 /** The value detectors (CK-02 … CK-06) on hand-built tensor rows: what fires, at which edge, and the numbers reported. */
-const only = (found: Finding[]): Finding => {
-  expect(found).toHaveLength(1);
-  return found[0]!;
-};
 const on = (...tensors: TensorRecord[]) => scannedInfo({ tensors });
 const zeros = { min: 0, max: 0, mean: 0, std: 0, maxAbs: 0, zeroFraction: 1 };
 
