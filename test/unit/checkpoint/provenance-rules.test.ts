@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../../domain/result.js";
 import { describesItself, detectModelFormat } from "../../../nodes/checkpoint/detectors/model-format.js";
 import { detectHeaderOnly, detectMissingMetadata, detectNoOptimizerState, detectUnrecognizedFormat } from "../../../nodes/checkpoint/detectors/provenance.js";
 import type { LightningState } from "../../../nodes/checkpoint/file/lightning.js";

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../../domain/result.js";
 import { detectLoadCode } from "../../../nodes/checkpoint/detectors/load-code.js";
 import { detectRequiresUnsafeLoad, detectUnsafePickle, detectUnverifiedContent } from "../../../nodes/checkpoint/detectors/safety.js";
 import type { LoadCode } from "../../../nodes/checkpoint/file/scan-types.js";

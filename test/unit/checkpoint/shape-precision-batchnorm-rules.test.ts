@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../../domain/result.js";
 import { detectBatchNormStats } from "../../../nodes/checkpoint/detectors/batchnorm.js";
 import { classifierHead, configuredClasses, detectShapeMismatch } from "../../../nodes/checkpoint/detectors/config.js";
 import { inEmaCopy } from "../../../nodes/checkpoint/detectors/ema.js";

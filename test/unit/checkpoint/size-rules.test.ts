@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../../domain/result.js";
 import {
   countParameters,
   detectCorruptFile,
