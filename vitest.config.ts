@@ -18,6 +18,9 @@ const shared = {
 // A temp directory per run, removed at the end: test runs leave nothing in the system's (the first project's setup
 // makes it, before any worker starts; the others' find it made).
 const PRIVATE_TMPDIR = "test/support/private-tmpdir.ts";
+// The production build the processes the service tiers start run from (made once, only when these tiers run).
+const TEST_BUILD = "test/support/test-build.ts";
+const MLFLOW_TIER = ["test/int/mlflow/**/*.test.ts"];
 
 export default defineConfig({
   test: {
@@ -30,10 +33,19 @@ export default defineConfig({
           ...shared,
           name: "service",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/unit/**", ...NEED_A_FRESH_PROCESS],
+          exclude: ["test/unit/**", ...MLFLOW_TIER, ...NEED_A_FRESH_PROCESS],
           isolate: false,
-          // The production build the processes these tests start run from (made once, only when these tiers run).
-          globalSetup: [PRIVATE_TMPDIR, "test/support/test-build.ts"],
+          globalSetup: [PRIVATE_TMPDIR, TEST_BUILD],
+        },
+      },
+      // The MLflow tier shares one tracking server per release for the run, started only when its files run.
+      {
+        test: {
+          ...shared,
+          name: "mlflow",
+          include: MLFLOW_TIER,
+          isolate: false,
+          globalSetup: [PRIVATE_TMPDIR, TEST_BUILD, "test/support/shared-mlflow-servers.ts"],
         },
       },
       { test: { ...shared, name: "fresh-process", include: NEED_A_FRESH_PROCESS, globalSetup: [PRIVATE_TMPDIR] } },

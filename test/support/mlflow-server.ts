@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { inject } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -35,6 +36,12 @@ export interface MlflowServer {
   url: string;
   /** The server's temp dir (SQLite store, artifacts, log). */
   dir: string;
+  /** The server process's pid, for telling a server that died from one still starting. */
+  pid: number;
+}
+
+/** A server this process started: it stops it. */
+export interface LaunchedMlflowServer extends MlflowServer {
   stop(): Promise<void>;
 }
 
@@ -53,10 +60,10 @@ function childEnv(dir: string): Record<string, string> {
 
 /**
  * Starts `mlflow server` on a free loopback port with a temp SQLite store and proxied artifacts
- * (`--serve-artifacts`), and waits for /health. The server runs in its own process group so stop() ends it
- * and every worker it forked.
+ * (`--serve-artifacts`), without waiting for it to answer (waitHealthy does that). The server runs in its own process
+ * group so stop() ends it and every worker it forked.
  */
-export async function startMlflowServer(release: MlflowRelease, waitMs = 240_000): Promise<MlflowServer> {
+export async function launchMlflowServer(release: MlflowRelease): Promise<LaunchedMlflowServer> {
   const dir = await mkdtemp(join(tmpdir(), `mlflow-${release.version}-`));
   const port = await freePort();
   const log = openSync(join(dir, "server.log"), "a");
@@ -76,16 +83,48 @@ export async function startMlflowServer(release: MlflowRelease, waitMs = 240_000
     }
     await rm(dir, { recursive: true, force: true });
   };
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + waitMs;
-  while (Date.now() < deadline) {
-    if (exited !== null) break;
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { release, url, dir, stop };
-    await new Promise((r) => setTimeout(r, 500));
+  return { release, url: `http://127.0.0.1:${port}`, dir, pid: child.pid!, stop };
+}
+
+/** Whether the process is still there (signal 0 only checks; the parent reaps an exited server at once). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
-  const tail = readFileSync(join(dir, "server.log"), "utf8").slice(-2000);
-  await stop();
-  throw new Error(`mlflow ${release.version} server did not become healthy (exit ${exited}):\n${tail}`);
+}
+
+/** Waits until the server answers /health; throws with the tail of its log when it exits or the wait runs out. */
+export async function waitHealthy(server: MlflowServer, waitMs = 240_000): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline && alive(server.pid)) {
+    if (await fetch(`${server.url}/health`).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const tail = readFileSync(join(server.dir, "server.log"), "utf8").slice(-2000);
+  throw new Error(`mlflow ${server.release.version} server did not become healthy (${alive(server.pid) ? "still starting" : "exited"}):\n${tail}`);
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The tracking servers test/support/shared-mlflow-servers.ts started for this run, one per installed release. */
+    mlflowServers: Array<{ version: string; url: string; dir: string; pid: number }>;
+  }
+}
+
+/**
+ * The run's tracking server of a release (started once per run by the globalSetup shared-mlflow-servers.ts,
+ * stopped at its end), once it answers. Test files share it, each under experiment names of its own: a server
+ * start costs seconds of CPU, once per release instead of once per file and release.
+ */
+export async function sharedMlflowServer(release: MlflowRelease): Promise<MlflowServer> {
+  const started = inject("mlflowServers").find((s) => s.version === release.version);
+  if (!started) throw new Error(`no MLflow ${release.version} server for this run: is test/support/shared-mlflow-servers.ts the project's globalSetup?`);
+  const server = { release, url: started.url, dir: started.dir, pid: started.pid };
+  await waitHealthy(server);
+  return server;
 }
 
 /** Runs a script of scripts/mlflow/ with the release's Python; returns the last stdout line parsed as JSON. */

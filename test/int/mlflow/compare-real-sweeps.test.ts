@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postJson, type RunningService, startService } from "../../support/http-service.js";
-import { installedMlflowReleases, type MlflowServer, runMlflowScript, startMlflowServer } from "../../support/mlflow-server.js";
+import { installedMlflowReleases, type MlflowServer, runMlflowScript, sharedMlflowServer } from "../../support/mlflow-server.js";
 import { realSweep } from "../../support/real-sweeps.js";
 
 /** MLflow 3: the issue's sweeps were logged to a 3.x tracking server. */
@@ -15,7 +15,7 @@ describe.skipIf(releases.length === 0).each(releases)("real sweeps logged to MLf
   let torchIds: Record<string, string>;
 
   beforeAll(async () => {
-    mlflow = await startMlflowServer(release);
+    mlflow = await sharedMlflowServer(release);
     for (const name of ["xgboost-depth", "torch-lr"] as const) {
       const file = join(mlflow.dir, `${name}.json`);
       writeFileSync(file, JSON.stringify(realSweep(name)));
@@ -27,7 +27,6 @@ describe.skipIf(releases.length === 0).each(releases)("real sweeps logged to MLf
 
   afterAll(async () => {
     await svc?.close();
-    await mlflow?.stop();
   });
 
   it("names XGBoost's bit-identical seeds and takes the noise from the curves", async () => {

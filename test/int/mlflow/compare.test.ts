@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postJson, type RunningService, startService } from "../../support/http-service.js";
-import { installedMlflowReleases, type MlflowServer, runMlflowScript, startMlflowServer } from "../../support/mlflow-server.js";
+import { installedMlflowReleases, type MlflowServer, runMlflowScript, sharedMlflowServer } from "../../support/mlflow-server.js";
 import { lrGrid, syntheticRun } from "../../support/synthetic-sweep.js";
 
 const releases = installedMlflowReleases();
@@ -20,7 +20,7 @@ describe.skipIf(releases.length === 0).each(releases)("comparing an experiment p
   let ids: Record<string, string>;
 
   beforeAll(async () => {
-    mlflow = await startMlflowServer(release);
+    mlflow = await sharedMlflowServer(release);
     const file = join(mlflow.dir, "sweep.json");
     writeFileSync(file, JSON.stringify(SWEEP));
     ids = (await runMlflowScript(mlflow, "log_sweep.py", [file, "lr-sweep"])) as Record<string, string>;
@@ -29,7 +29,6 @@ describe.skipIf(releases.length === 0).each(releases)("comparing an experiment p
 
   afterAll(async () => {
     await svc?.close();
-    await mlflow?.stop();
   });
 
   it("pulls every run of the experiment (24) and finds the boundary optimum the sweep was built with", async () => {

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTes
 import { collectGarbageRepeatedly } from "../../support/gc.js";
 import { postJson, type RunningService, startService } from "../../support/http-service.js";
 import { workspacesIn } from "../../support/workspaces-left.js";
-import { installedMlflowReleases, type MlflowServer, runMlflowScript, type StallingProxy, startMlflowServer, startStallingProxy } from "../../support/mlflow-server.js";
+import { installedMlflowReleases, type MlflowServer, runMlflowScript, type StallingProxy, sharedMlflowServer, startStallingProxy } from "../../support/mlflow-server.js";
 import { startProcess } from "../../support/service-process.js";
 import { postForEvents, readSse } from "../../support/sse.js";
 
@@ -41,7 +41,7 @@ describe.skipIf(releases.length === 0).each(releases)("pulling runs from MLflow 
   let workspaces: string;
 
   beforeAll(async () => {
-    mlflow = await startMlflowServer(release);
+    mlflow = await sharedMlflowServer(release);
     roots = await mkdtemp(join(tmpdir(), "mlflow-roots-"));
     workspaces = await mkdtemp(join(tmpdir(), "mlflow-workspaces-"));
     runs = (await runMlflowScript(mlflow, "log_samples.py", [SAMPLES, roots])) as Record<string, string>;
@@ -51,7 +51,6 @@ describe.skipIf(releases.length === 0).each(releases)("pulling runs from MLflow 
 
   afterAll(async () => {
     await svc?.close();
-    await mlflow?.stop();
     await rm(roots, { recursive: true, force: true });
     await rm(workspaces, { recursive: true, force: true });
   });

@@ -4,7 +4,7 @@ import { main } from "../../../client/main.js";
 import { EXIT } from "../../../client/exit-codes.js";
 import { severityRank } from "../../../domain/result.js";
 import { type RunningService, startService } from "../../support/http-service.js";
-import { installedMlflowReleases, type MlflowServer, runMlflowScript, startMlflowServer } from "../../support/mlflow-server.js";
+import { installedMlflowReleases, type MlflowServer, runMlflowScript, sharedMlflowServer } from "../../support/mlflow-server.js";
 
 const DATA = fileURLToPath(new URL("../../fixtures/client-dataset/", import.meta.url));
 const releases = installedMlflowReleases();
@@ -22,13 +22,12 @@ describe.skipIf(releases.length === 0).each(releases)("ml-diagnose --record-to-m
   let svc: RunningService;
 
   beforeAll(async () => {
-    mlflow = await startMlflowServer(release);
+    mlflow = await sharedMlflowServer(release);
     svc = await startService();
   }, 400_000);
 
   afterAll(async () => {
     await svc?.close();
-    await mlflow?.stop();
   });
 
   it("logs request, dataset statistics, diagnosis and report under diagnosis/ and tags the run, as MLflow's client reads back", async () => {
