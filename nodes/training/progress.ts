@@ -18,7 +18,8 @@ export interface Progress {
 export function lossProgress(c: Pick<Curve, "steps" | "values" | "noise">): Progress | null {
   const n = c.values.length;
   if (n < 6) return null;
-  const w = Math.min(smoothingWindow(n), Math.floor(n / 2));
+  // max(3, ⌈0.05 n⌉) is at most ⌊n/2⌋ for every n ≥ 6: the first and last windows never overlap.
+  const w = smoothingWindow(n);
   const first = mean(c.values, 0, w);
   const last = mean(c.values, n - w, n);
   const improvement = first - last;
