@@ -2,7 +2,8 @@
 // docs/mutation.md reports them: killed ÷ (killed + survived + not covered), timeouts counted as killed, and the
 // same without the mutants that only change a text (StringLiteral). A file in several reports counts from the
 // last one named, mutant by mutant (by place, mutator and replacement), so scoped runs made one after another, down to
-// line-scoped re-runs (`--mutate "file.ts:13-20"`), add up to one measurement.
+// line-scoped re-runs (`--mutate "file.ts:13-20"`), add up to one measurement; a report of a file whose source has
+// changed since the earlier ones replaces their mutants of it (their places are of another text).
 // Run: npx tsx scripts/mutation-summary.ts <report.json> [...]
 import { readFileSync } from "node:fs";
 import { z } from "zod";
@@ -11,6 +12,7 @@ const ReportSchema = z.object({
   files: z.record(
     z.string(),
     z.object({
+      source: z.string(),
       mutants: z.array(
         z.object({
           status: z.string(),
@@ -25,12 +27,13 @@ const ReportSchema = z.object({
 type Mutant = z.infer<typeof ReportSchema>["files"][string]["mutants"][number];
 
 const place = (m: Mutant) => `${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName} ${m.replacement ?? ""}`;
-const byFile = new Map<string, Map<string, Mutant>>();
+const byFile = new Map<string, { source: string; mutants: Map<string, Mutant> }>();
 for (const path of process.argv.slice(2)) {
-  for (const [file, { mutants }] of Object.entries(ReportSchema.parse(JSON.parse(readFileSync(path, "utf8"))).files)) {
-    const known = byFile.get(file) ?? new Map<string, Mutant>();
+  for (const [file, { source, mutants }] of Object.entries(ReportSchema.parse(JSON.parse(readFileSync(path, "utf8"))).files)) {
+    const earlier = byFile.get(file);
+    const known = earlier?.source === source ? earlier.mutants : new Map<string, Mutant>();
     for (const m of mutants) known.set(place(m), m);
-    byFile.set(file, known);
+    byFile.set(file, { source, mutants: known });
   }
 }
 
@@ -43,6 +46,6 @@ function score(mutants: readonly Mutant[]): { counted: number; killed: number; t
   return { counted: counted.length, killed, text: `${pct(killed, counted.length)} (${killed}/${counted.length}; ${pct(proseKilled, prose.length)} without text)` };
 }
 
-const rows = [...byFile.entries()].map(([file, known]) => [file, [...known.values()]] as const).sort(([a], [b]) => a.localeCompare(b));
+const rows = [...byFile.entries()].map(([file, { mutants }]) => [file, [...mutants.values()]] as const).sort(([a], [b]) => a.localeCompare(b));
 for (const [file, mutants] of rows) console.log(`${file}  ${score(mutants).text}`);
 console.log(`all ${rows.length} files  ${score(rows.flatMap(([, m]) => m)).text}`);
