@@ -11,8 +11,6 @@ export interface Curve {
   values: Float64Array;
   /** Epoch of each point (the last one of a bin), NaN where unknown; null when the tool logged none. */
   epochs: Float64Array | null;
-  /** Logged points averaged into each value (1 unless binned). */
-  perPoint: number;
   /** Finite points logged. */
   logged: number;
   /** σ̂ of `values` (DETECTORS.md §2.0). */
@@ -42,7 +40,6 @@ class FiniteCurve implements Curve {
   readonly steps: Float64Array;
   readonly values: Float64Array;
   readonly epochs: Float64Array | null;
-  readonly perPoint: number;
   private sigma: number | undefined;
 
   constructor(
@@ -53,7 +50,6 @@ class FiniteCurve implements Curve {
     this.steps = points.steps;
     this.values = points.values;
     this.epochs = points.epochs;
-    this.perPoint = logged / Math.max(1, points.values.length);
   }
 
   get noise(): number {

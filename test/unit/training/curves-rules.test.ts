@@ -84,25 +84,20 @@ describe("curves of a series", () => {
     const coarse = curveOf(s);
     expect(curveOf(s, "coarse")).toBe(coarse);
     expect(coarse.values.length).toBe(MAX_COARSE);
-    // 1000 points in 400 bins: 2 or 3 points each, 2.5 on average.
-    expect(coarse.perPoint).toBe(2.5);
     expect(coarse.logged).toBe(1000);
     expect([...coarse.values.subarray(0, 3)]).toEqual([0.5, 3, 5.5]);
     expect([...coarse.steps.subarray(0, 3)]).toEqual([10, 40, 60]);
     const fine = curveOf(s, "fine");
     expect(fine.values.length).toBe(1000);
-    expect(fine.perPoint).toBe(1);
   });
 
   it("a series of MAX_COARSE points or fewer is its own coarse curve, one point per value", () => {
     for (const n of [MAX_COARSE, 7]) {
       const s = long(n, (i) => i);
       expect(curveOf(s, "coarse")).toBe(curveOf(s, "fine"));
-      expect(curveOf(s, "coarse").perPoint).toBe(1);
     }
     const empty = metric([], []);
     expect(curveOf(empty, "fine").values.length).toBe(0);
-    expect(curveOf(empty, "fine").perPoint).toBe(0);
   });
 
   it("keeps the finite points and counts the others", () => {
